@@ -1,0 +1,1 @@
+//! OpenCL C → SPIR-V compiler.

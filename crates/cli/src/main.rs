@@ -1,0 +1,2 @@
+//! The `oxcl` command line.
+fn main() {}

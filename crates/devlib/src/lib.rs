@@ -1,0 +1,1 @@
+//! The device library: OpenCL.std numerics, conversions, integer/common/geometric/relational functions.

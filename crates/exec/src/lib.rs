@@ -1,0 +1,1 @@
+//! Running ND-ranges of kir kernels: the `Engine` trait and the reference interpreter.

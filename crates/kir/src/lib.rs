@@ -1,0 +1,1 @@
+//! Kernel IR: an SSA control-flow graph lowered from a validated SPIR-V module.

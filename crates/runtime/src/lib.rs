@@ -1,0 +1,1 @@
+//! Host objects of OpenCL in idiomatic Rust: platform, device, context, buffers, programs, kernels, queues.

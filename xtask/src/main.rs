@@ -1,0 +1,2 @@
+//! Developer chores: `cargo xtask codegen`.
+fn main() {}
