@@ -1,0 +1,191 @@
+//! Buffer objects (API 5.2): device memory in host RAM, aligned for every OpenCL C type.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::{Context, Error, Result};
+
+/// Buffers are aligned to 128 bytes, the size of the largest OpenCL C type (`long16`/`double16`),
+/// which is also `CL_DEVICE_MEM_BASE_ADDR_ALIGN` in bytes (1024 bits).
+pub const BUFFER_ALIGN: usize = 128;
+
+/// Memory flags (`cl_mem_flags`, API 5.2.1) that change behaviour here.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct MemFlags {
+    /// `CL_MEM_READ_ONLY`: kernels may not write it.
+    pub read_only: bool,
+    /// `CL_MEM_WRITE_ONLY`: kernels may not read it.
+    pub write_only: bool,
+}
+
+/// A buffer. Clones share the same memory.
+#[derive(Clone)]
+pub struct Buffer {
+    inner: Arc<Storage>,
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Buffer").field("size", &self.size()).finish()
+    }
+}
+
+struct Storage {
+    ptr: NonNull<u8>,
+    size: usize,
+    /// Where the memory came from: our allocation (freed on drop) or the host's (`use_host_ptr`).
+    owned: bool,
+    flags: MemFlags,
+    /// Held while the host or a kernel accesses the memory.
+    lock: Mutex<()>,
+}
+
+// SAFETY: the memory is only accessed through `Buffer`'s methods, which hold `lock`, or by a
+// kernel launch, which holds the locks of all its buffers for the whole run.
+unsafe impl Send for Storage {}
+unsafe impl Sync for Storage {}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if self.owned {
+            // SAFETY: allocated in `Buffer::new` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout(self.size)) };
+        }
+    }
+}
+
+fn layout(size: usize) -> Layout {
+    // `size` was checked against the device's maximum allocation, far below isize::MAX.
+    Layout::from_size_align(size, BUFFER_ALIGN).unwrap_or(Layout::new::<u8>())
+}
+
+impl Buffer {
+    /// A zero-filled buffer of `size` bytes (`clCreateBuffer` without a host pointer).
+    pub fn new(context: &Context, flags: MemFlags, size: usize) -> Result<Buffer> {
+        let max = context.device().max_mem_alloc_size;
+        if size == 0 || size as u64 > max {
+            return Err(Error::InvalidBufferSize(size));
+        }
+        if flags.read_only && flags.write_only {
+            return Err(Error::InvalidValue("CL_MEM_READ_ONLY together with CL_MEM_WRITE_ONLY".into()));
+        }
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout(size)) };
+        let ptr = NonNull::new(ptr).ok_or(Error::OutOfHostMemory(size))?;
+        Ok(Buffer {
+            inner: Arc::new(Storage { ptr, size, owned: true, flags, lock: Mutex::new(()) }),
+        })
+    }
+
+    /// A buffer initialised with a copy of `data` (`CL_MEM_COPY_HOST_PTR`).
+    pub fn from_slice(context: &Context, flags: MemFlags, data: &[u8]) -> Result<Buffer> {
+        let buffer = Buffer::new(context, flags, data.len())?;
+        buffer.write(0, data)?;
+        Ok(buffer)
+    }
+
+    /// A buffer that uses the host's memory directly (`CL_MEM_USE_HOST_PTR`).
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `size` bytes for as long as any clone of the
+    /// returned buffer lives, and must not be accessed otherwise while a command uses it.
+    pub unsafe fn use_host_ptr(context: &Context, flags: MemFlags, ptr: *mut u8, size: usize) -> Result<Buffer> {
+        let max = context.device().max_mem_alloc_size;
+        if size == 0 || size as u64 > max {
+            return Err(Error::InvalidBufferSize(size));
+        }
+        let ptr = NonNull::new(ptr).ok_or_else(|| Error::InvalidHostPtr("null host pointer".into()))?;
+        Ok(Buffer {
+            inner: Arc::new(Storage { ptr, size, owned: false, flags, lock: Mutex::new(()) }),
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.inner.size
+    }
+
+    pub fn flags(&self) -> MemFlags {
+        self.inner.flags
+    }
+
+    /// Two handles to the same memory?
+    pub fn same(&self, other: &Buffer) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    fn check_range(&self, offset: usize, len: usize) -> Result<()> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.size() => Ok(()),
+            _ => Err(Error::OutOfBounds(format!(
+                "range {offset}..{} of a buffer of {} bytes",
+                offset.saturating_add(len),
+                self.size()
+            ))),
+        }
+    }
+
+    /// Copies `out.len()` bytes from `offset` into `out`.
+    pub fn read(&self, offset: usize, out: &mut [u8]) -> Result<()> {
+        self.check_range(offset, out.len())?;
+        let _guard = self.lock();
+        // SAFETY: in bounds (checked), and the lock excludes kernels and other host accesses.
+        unsafe { std::ptr::copy_nonoverlapping(self.inner.ptr.as_ptr().add(offset), out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    /// Copies `data` to `offset`.
+    pub fn write(&self, offset: usize, data: &[u8]) -> Result<()> {
+        self.check_range(offset, data.len())?;
+        let _guard = self.lock();
+        // SAFETY: as in `read`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.inner.ptr.as_ptr().add(offset), data.len()) };
+        Ok(())
+    }
+
+    /// Copies `len` bytes from `src` at `src_offset` to `self` at `dst_offset`; the two ranges of
+    /// the same buffer must not overlap (API 5.2.3, `CL_MEM_COPY_OVERLAP`).
+    pub fn copy_from(&self, dst_offset: usize, src: &Buffer, src_offset: usize, len: usize) -> Result<()> {
+        self.check_range(dst_offset, len)?;
+        src.check_range(src_offset, len)?;
+        if self.same(src) {
+            if dst_offset < src_offset + len && src_offset < dst_offset + len {
+                return Err(Error::InvalidValue("overlapping copy within one buffer (CL_MEM_COPY_OVERLAP)".into()));
+            }
+            let _guard = self.lock();
+            let base = self.inner.ptr.as_ptr();
+            // SAFETY: both ranges in bounds and disjoint; lock held.
+            unsafe { std::ptr::copy_nonoverlapping(base.add(src_offset), base.add(dst_offset), len) };
+            return Ok(());
+        }
+        let mut tmp = vec![0u8; len];
+        src.read(src_offset, &mut tmp)?;
+        self.write(dst_offset, &tmp)
+    }
+
+    /// Fills `len` bytes at `offset` with repetitions of `pattern` (`clEnqueueFillBuffer`).
+    pub fn fill(&self, pattern: &[u8], offset: usize, len: usize) -> Result<()> {
+        if pattern.is_empty() || offset % pattern.len() != 0 || len % pattern.len() != 0 {
+            return Err(Error::InvalidValue("fill offset and size must be multiples of the pattern size".into()));
+        }
+        let data: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
+        self.write(offset, &data)
+    }
+
+    /// The whole contents.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = vec![0u8; self.size()];
+        // Cannot fail: the range is the whole buffer.
+        let _ = self.read(0, &mut out);
+        out
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, ()> {
+        self.inner.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The memory, for a kernel launch that holds [`Buffer::lock`].
+    pub(crate) fn raw(&self) -> (*mut u8, usize) {
+        (self.inner.ptr.as_ptr(), self.inner.size)
+    }
+}

@@ -1,0 +1,153 @@
+//! The platform and its one device, the CPU this process runs on.
+//!
+//! Everything the device reports is in one place, [`Device`]; the compiler's target and the
+//! validator's environment are derived from it, so what the device claims is what the compiler
+//! accepts and what the validator admits.
+
+use std::sync::Arc;
+
+/// The oxcl platform (API 4.1 "Querying Platform Info").
+#[derive(Clone, Debug)]
+pub struct Platform {
+    device: Arc<Device>,
+}
+
+impl Platform {
+    /// The platform, with the device sized to this machine.
+    pub fn get() -> Platform {
+        Platform { device: Arc::new(Device::host_cpu()) }
+    }
+
+    pub fn name(&self) -> &'static str {
+        "oxcl"
+    }
+
+    pub fn vendor(&self) -> &'static str {
+        "oxcl"
+    }
+
+    /// `OpenCL<space><major.minor><space><platform-specific information>`.
+    pub fn version(&self) -> String {
+        format!("OpenCL 3.0 oxcl {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    pub fn profile(&self) -> &'static str {
+        "FULL_PROFILE"
+    }
+
+    pub fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The devices of the platform: one CPU device.
+    pub fn devices(&self) -> Vec<Arc<Device>> {
+        vec![self.device.clone()]
+    }
+}
+
+/// The CPU device (API 4.2 "Querying Devices").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Device {
+    pub name: String,
+    /// `CL_DEVICE_MAX_COMPUTE_UNITS`: the cores available to this process.
+    pub compute_units: u32,
+    pub max_work_group_size: usize,
+    pub max_work_item_sizes: [usize; 3],
+    /// 64: pointers and `size_t` are 64-bit (SPIR-V Physical64).
+    pub address_bits: u32,
+    pub global_mem_size: u64,
+    pub local_mem_size: u64,
+    pub max_mem_alloc_size: u64,
+    pub max_constant_buffer_size: u64,
+    /// OpenCL extensions that work on this device.
+    pub extensions: Vec<String>,
+    /// OpenCL C 3.0 optional features that work on this device.
+    pub features: Vec<String>,
+}
+
+impl Device {
+    /// The device for this machine.
+    pub fn host_cpu() -> Device {
+        let compute_units = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        let global_mem_size = physical_memory().unwrap_or(4 << 30);
+        Device {
+            name: cpu_name().unwrap_or_else(|| "CPU".to_string()),
+            compute_units,
+            max_work_group_size: 1024,
+            max_work_item_sizes: [1024, 1024, 1024],
+            address_bits: 64,
+            global_mem_size,
+            local_mem_size: 64 << 10,
+            max_mem_alloc_size: (global_mem_size / 4).max(128 << 20),
+            max_constant_buffer_size: 64 << 10,
+            extensions: ["cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_il_program"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            features: ["__opencl_c_fp64", "__opencl_c_int64"].iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    pub fn vendor(&self) -> &'static str {
+        "oxcl"
+    }
+
+    /// `CL_DEVICE_VERSION`.
+    pub fn version(&self) -> String {
+        format!("OpenCL 3.0 oxcl {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    /// `CL_DEVICE_OPENCL_C_VERSION`: the highest OpenCL C 1.x/2.0 version accepted without
+    /// `-cl-std=CL3.0`.
+    pub fn opencl_c_version(&self) -> &'static str {
+        "OpenCL C 1.2 oxcl"
+    }
+
+    /// `CL_DEVICE_IL_VERSION`.
+    pub fn il_version(&self) -> &'static str {
+        "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 SPIR-V_1.5 SPIR-V_1.6"
+    }
+
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e == name)
+    }
+
+    /// What the compiler needs to know of this device.
+    pub fn compile_target(&self) -> clc::pp::Target {
+        clc::pp::Target {
+            device_cl_version: 300,
+            address_bits: self.address_bits,
+            extensions: self.extensions.clone(),
+            features: self.features.clone(),
+            image_support: false,
+            endian_little: cfg!(target_endian = "little"),
+        }
+    }
+
+    /// The environment modules are validated against before they run.
+    pub fn validation_env(&self) -> spv::valid::Env {
+        let mut env = spv::valid::Env::opencl(
+            spv::valid::ClVersion::Cl30,
+            spv::valid::Profile::Full,
+            self.address_bits,
+        );
+        env.extensions = self.extensions.clone();
+        env.features = self.features.clone();
+        env
+    }
+}
+
+/// Total memory from /proc/meminfo, in bytes.
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The processor's model name from /proc/cpuinfo.
+fn cpu_name() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("model name"))?;
+    Some(line.split_once(':')?.1.trim().to_string())
+}

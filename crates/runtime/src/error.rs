@@ -1,0 +1,70 @@
+//! Errors of the runtime, each corresponding to an OpenCL error code (API appendix F).
+
+/// A runtime error. [`Error::code`] gives the OpenCL error code the C API returns.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("invalid value: {0}")]
+    InvalidValue(String),
+    #[error("invalid build options: {0}")]
+    InvalidBuildOptions(String),
+    /// The build log says why.
+    #[error("build failed:\n{0}")]
+    BuildProgramFailure(String),
+    #[error("the program has not been built successfully")]
+    InvalidProgramExecutable,
+    #[error("invalid binary (SPIR-V module): {0}")]
+    InvalidBinary(String),
+    #[error("no kernel named `{0}` in the program")]
+    InvalidKernelName(String),
+    #[error("invalid argument index {0}")]
+    InvalidArgIndex(u32),
+    #[error("invalid value for argument {index}: {reason}")]
+    InvalidArgValue { index: u32, reason: String },
+    #[error("invalid size for argument {index}: {reason}")]
+    InvalidArgSize { index: u32, reason: String },
+    #[error("kernel arguments not set: {0:?}")]
+    InvalidKernelArgs(Vec<u32>),
+    #[error("invalid work dimension {0} (must be 1, 2 or 3)")]
+    InvalidWorkDimension(u32),
+    #[error("invalid global work size: {0}")]
+    InvalidGlobalWorkSize(String),
+    #[error("invalid work-group size: {0}")]
+    InvalidWorkGroupSize(String),
+    #[error("invalid buffer size {0}")]
+    InvalidBufferSize(usize),
+    #[error("host pointer: {0}")]
+    InvalidHostPtr(String),
+    #[error("out of bounds: {0}")]
+    OutOfBounds(String),
+    #[error("out of host memory allocating {0} bytes")]
+    OutOfHostMemory(usize),
+    #[error("kernel execution failed: {0}")]
+    Execution(#[from] exec::ExecError),
+}
+
+impl Error {
+    /// The OpenCL error code (`CL_INVALID_VALUE` = -30, …).
+    pub fn code(&self) -> i32 {
+        match self {
+            Error::InvalidValue(_) | Error::OutOfBounds(_) => -30,
+            Error::InvalidBuildOptions(_) => -43,
+            Error::BuildProgramFailure(_) => -11,
+            Error::InvalidProgramExecutable => -45,
+            Error::InvalidBinary(_) => -42,
+            Error::InvalidKernelName(_) => -46,
+            Error::InvalidArgIndex(_) => -49,
+            Error::InvalidArgValue { .. } => -50,
+            Error::InvalidArgSize { .. } => -51,
+            Error::InvalidKernelArgs(_) => -52,
+            Error::InvalidWorkDimension(_) => -53,
+            Error::InvalidGlobalWorkSize(_) => -63,
+            Error::InvalidWorkGroupSize(_) => -54,
+            Error::InvalidBufferSize(_) => -61,
+            Error::InvalidHostPtr(_) => -37,
+            Error::OutOfHostMemory(_) => -6,
+            // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST is for waits; a failed kernel is
+            // reported as CL_OUT_OF_RESOURCES, as implementations do for faulting kernels.
+            Error::Execution(_) => -5,
+        }
+    }
+}

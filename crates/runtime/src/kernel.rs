@@ -1,0 +1,155 @@
+//! Kernel objects (API 5.9): a kernel of a built program with its argument values.
+
+use std::sync::{Arc, Mutex};
+
+use crate::program::Executable;
+use crate::{Buffer, Error, Program, Result};
+
+/// How an argument is passed (the address qualifier of `clGetKernelArgInfo`, plus by-value size).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A `__global` pointer: a buffer or null.
+    Global,
+    /// A `__constant` pointer: a buffer or null.
+    Constant,
+    /// A `__local` pointer: the host gives a size.
+    Local,
+    /// A value of this many bytes (scalar, vector or struct).
+    Value { size: usize },
+    /// A `sampler_t`.
+    Sampler,
+}
+
+/// One argument's description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgInfo {
+    pub name: String,
+    /// OpenCL C type name, such as `float*` (empty when the module does not say).
+    pub type_name: String,
+    pub kind: ArgKind,
+}
+
+/// The value set for an argument.
+#[derive(Clone, Debug)]
+pub(crate) enum ArgValue {
+    Buffer(Buffer),
+    Null,
+    Bytes(Vec<u8>),
+    Local(usize),
+}
+
+/// A kernel. Clones share argument values (like retained `cl_kernel` handles).
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    program: Program,
+    executable: Arc<Executable>,
+    index: usize,
+    args: Arc<Mutex<Vec<Option<ArgValue>>>>,
+}
+
+impl Kernel {
+    pub(crate) fn new(program: Program, executable: Arc<Executable>, index: usize) -> Kernel {
+        let count = executable.kir.kernels[index].args.len();
+        Kernel { program, executable, index, args: Arc::new(Mutex::new(vec![None; count])) }
+    }
+
+    fn desc(&self) -> &kir::Kernel {
+        &self.executable.kir.kernels[self.index]
+    }
+
+    pub fn name(&self) -> &str {
+        &self.desc().name
+    }
+
+    pub fn num_args(&self) -> u32 {
+        self.desc().args.len() as u32
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// `reqd_work_group_size`, if the kernel has one.
+    pub fn reqd_work_group_size(&self) -> Option<[u32; 3]> {
+        self.desc().reqd_work_group_size
+    }
+
+    /// Argument `index`'s description.
+    pub fn arg_info(&self, index: u32) -> Result<ArgInfo> {
+        let arg = self.desc().args.get(index as usize).ok_or(Error::InvalidArgIndex(index))?;
+        let kind = match &arg.kind {
+            kir::ArgKind::Buffer(kir::AddrSpace::Constant) => ArgKind::Constant,
+            kir::ArgKind::Buffer(_) => ArgKind::Global,
+            kir::ArgKind::LocalPtr => ArgKind::Local,
+            kir::ArgKind::Value { size, .. } => ArgKind::Value { size: *size as usize },
+            kir::ArgKind::Sampler => ArgKind::Sampler,
+        };
+        Ok(ArgInfo { name: arg.name.clone(), type_name: arg.type_name.clone(), kind })
+    }
+
+    fn set(&self, index: u32, value: ArgValue) {
+        let mut args = self.args.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        args[index as usize] = Some(value);
+    }
+
+    /// Sets a `__global`/`__constant` pointer argument to a buffer, or to null with `None`.
+    pub fn set_arg_buffer(&self, index: u32, buffer: Option<&Buffer>) -> Result<()> {
+        match self.arg_info(index)?.kind {
+            ArgKind::Global | ArgKind::Constant => {}
+            other => {
+                return Err(Error::InvalidArgValue { index, reason: format!("a buffer given for a {other:?} argument") })
+            }
+        }
+        self.set(index, buffer.map_or(ArgValue::Null, |b| ArgValue::Buffer(b.clone())));
+        Ok(())
+    }
+
+    /// Sets a by-value argument from its bytes (the OpenCL C memory layout of its type).
+    pub fn set_arg_bytes(&self, index: u32, bytes: &[u8]) -> Result<()> {
+        match self.arg_info(index)?.kind {
+            ArgKind::Value { size } if size == bytes.len() => {}
+            ArgKind::Value { size } => {
+                return Err(Error::InvalidArgSize {
+                    index,
+                    reason: format!("{} bytes given for an argument of {size} bytes", bytes.len()),
+                })
+            }
+            ArgKind::Sampler if bytes.len() == 4 => {}
+            other => {
+                return Err(Error::InvalidArgValue { index, reason: format!("a value given for a {other:?} argument") })
+            }
+        }
+        self.set(index, ArgValue::Bytes(bytes.to_vec()));
+        Ok(())
+    }
+
+    /// Sets a `__local` pointer argument to `size` bytes of local memory per work-group.
+    pub fn set_arg_local(&self, index: u32, size: usize) -> Result<()> {
+        if self.arg_info(index)?.kind != ArgKind::Local {
+            return Err(Error::InvalidArgValue { index, reason: "a local size given for a non-local argument".into() });
+        }
+        if size == 0 {
+            return Err(Error::InvalidArgSize { index, reason: "local memory size 0".into() });
+        }
+        self.set(index, ArgValue::Local(size));
+        Ok(())
+    }
+
+    /// The argument values, or the indices of the ones not set.
+    pub(crate) fn arg_values(&self) -> Result<Vec<ArgValue>> {
+        let args = self.args.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let missing: Vec<u32> = (0..args.len() as u32).filter(|&i| args[i as usize].is_none()).collect();
+        if !missing.is_empty() {
+            return Err(Error::InvalidKernelArgs(missing));
+        }
+        Ok(args.iter().flatten().cloned().collect())
+    }
+
+    pub(crate) fn kir_module(&self) -> &kir::Module {
+        &self.executable.kir
+    }
+
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+}

@@ -1,0 +1,247 @@
+//! Command queues and events (API 5.10, 5.11, 5.14).
+//!
+//! A queue is in order and runs each command to completion inside the enqueue call, so the
+//! returned [`Event`] is complete and its profiling times are final.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use crate::kernel::ArgValue;
+use crate::{Buffer, Context, Error, Kernel, Result};
+
+/// An ND-range: `work_dim` dimensions of global size, offset and optional work-group size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_offset: [usize; 3],
+    pub global_size: [usize; 3],
+    /// `None` lets the implementation choose (a `NULL` `local_work_size`).
+    pub local_size: Option<[usize; 3]>,
+}
+
+impl NdRange {
+    /// A range of 1 to 3 dimensions from slices (missing dimensions are 1, offsets 0).
+    pub fn new(global: &[usize], local: Option<&[usize]>, offset: Option<&[usize]>) -> NdRange {
+        let fill = |values: &[usize], default: usize| {
+            let mut out = [default; 3];
+            for (o, v) in out.iter_mut().zip(values) {
+                *o = *v;
+            }
+            out
+        };
+        NdRange {
+            work_dim: global.len() as u32,
+            global_offset: fill(offset.unwrap_or(&[]), 0),
+            global_size: fill(global, 1),
+            local_size: local.map(|l| fill(l, 1)),
+        }
+    }
+}
+
+/// Profiling times of a command in nanoseconds of one monotonic clock (API 5.14
+/// `CL_PROFILING_COMMAND_*`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct ProfilingInfo {
+    pub queued: u64,
+    pub submit: u64,
+    pub start: u64,
+    pub end: u64,
+}
+
+/// A completed command.
+#[derive(Clone, Debug)]
+pub struct Event {
+    profiling: ProfilingInfo,
+}
+
+impl Event {
+    pub fn profiling(&self) -> ProfilingInfo {
+        self.profiling
+    }
+
+    /// `end - start`, in nanoseconds.
+    pub fn duration_ns(&self) -> u64 {
+        self.profiling.end.saturating_sub(self.profiling.start)
+    }
+
+    /// Waits for completion (commands complete when enqueued).
+    pub fn wait(&self) {}
+}
+
+/// The device clock: nanoseconds since the first use in this process.
+pub fn now_ns() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
+
+/// An in-order command queue.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    context: Context,
+    /// Worker threads for kernels; 0 means all compute units.
+    threads: usize,
+}
+
+impl Queue {
+    pub fn new(context: &Context) -> Queue {
+        Queue { context: context.clone(), threads: 0 }
+    }
+
+    /// Limits kernels to `threads` worker threads (0: all compute units).
+    pub fn with_threads(mut self, threads: usize) -> Queue {
+        self.threads = threads;
+        self
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    fn timed(&self, command: impl FnOnce() -> Result<()>) -> Result<Event> {
+        let queued = now_ns();
+        let start = now_ns();
+        command()?;
+        let end = now_ns();
+        Ok(Event { profiling: ProfilingInfo { queued, submit: queued, start, end } })
+    }
+
+    /// `clEnqueueWriteBuffer`.
+    pub fn write_buffer(&self, buffer: &Buffer, offset: usize, data: &[u8]) -> Result<Event> {
+        self.timed(|| buffer.write(offset, data))
+    }
+
+    /// `clEnqueueReadBuffer`.
+    pub fn read_buffer(&self, buffer: &Buffer, offset: usize, out: &mut [u8]) -> Result<Event> {
+        self.timed(|| buffer.read(offset, out))
+    }
+
+    /// `clEnqueueCopyBuffer`.
+    pub fn copy_buffer(&self, src: &Buffer, dst: &Buffer, src_offset: usize, dst_offset: usize, len: usize) -> Result<Event> {
+        self.timed(|| dst.copy_from(dst_offset, src, src_offset, len))
+    }
+
+    /// `clEnqueueFillBuffer`.
+    pub fn fill_buffer(&self, buffer: &Buffer, pattern: &[u8], offset: usize, len: usize) -> Result<Event> {
+        self.timed(|| buffer.fill(pattern, offset, len))
+    }
+
+    /// `clFinish`: every command is complete already.
+    pub fn finish(&self) {}
+
+    /// `clEnqueueNDRangeKernel`: checks the range as the API specifies and runs the kernel.
+    pub fn nd_range(&self, kernel: &Kernel, range: &NdRange) -> Result<Event> {
+        let dims = range.work_dim as usize;
+        if !(1..=3).contains(&dims) {
+            return Err(Error::InvalidWorkDimension(range.work_dim));
+        }
+        for d in 0..dims {
+            if range.global_size[d].checked_add(range.global_offset[d]).is_none() {
+                return Err(Error::InvalidGlobalWorkSize(format!(
+                    "global size plus offset overflows size_t in dimension {d}"
+                )));
+            }
+        }
+        let args = kernel.arg_values()?;
+        let local = self.choose_local_size(kernel, range)?;
+        // API 5.10: with a global size of 0 in any dimension the command trivially succeeds
+        // (OpenCL 2.1 and newer).
+        if range.global_size[..dims].contains(&0) {
+            return self.timed(|| Ok(()));
+        }
+        let nd = exec::NdRange {
+            work_dim: range.work_dim,
+            global_offset: range.global_offset.map(|v| v as u64),
+            global_size: range.global_size.map(|v| v as u64),
+            local_size: local.map(|v| v as u64),
+        };
+        // Hold every distinct buffer's lock for the whole run (sorted, so two launches sharing
+        // buffers cannot deadlock).
+        let mut buffers: Vec<&Buffer> = args
+            .iter()
+            .filter_map(|a| match a {
+                ArgValue::Buffer(b) => Some(b),
+                _ => None,
+            })
+            .collect();
+        buffers.sort_by_key(|b| b.raw().0 as usize);
+        buffers.dedup_by(|a, b| a.same(b));
+        let guards: Vec<_> = buffers.iter().map(|b| b.lock()).collect();
+        let exec_args: Vec<exec::ArgValue> = args
+            .iter()
+            .map(|a| match a {
+                ArgValue::Buffer(b) => {
+                    let (ptr, len) = b.raw();
+                    exec::ArgValue::Buffer { ptr, len }
+                }
+                ArgValue::Null => exec::ArgValue::Null,
+                ArgValue::Bytes(bytes) => exec::ArgValue::Bytes(bytes.clone()),
+                ArgValue::Local(size) => exec::ArgValue::Local(*size),
+            })
+            .collect();
+        let launch = exec::Launch {
+            module: kernel.kir_module(),
+            kernel: kernel.index(),
+            args: &exec_args,
+            nd,
+            threads: self.threads,
+        };
+        let engine = exec::Interpreter::default();
+        let event = self.timed(|| {
+            exec::Engine::run(&engine, &launch)?;
+            Ok(())
+        });
+        drop(guards);
+        event
+    }
+
+    /// The work-group size: the given one after the API's checks, or one chosen to divide the
+    /// global size (the kernel's `reqd_work_group_size` when it has one).
+    fn choose_local_size(&self, kernel: &Kernel, range: &NdRange) -> Result<[usize; 3]> {
+        let device = self.context.device();
+        let dims = range.work_dim as usize;
+        let reqd = kernel.reqd_work_group_size().map(|r| r.map(|v| v as usize));
+        let local = match (range.local_size, reqd) {
+            (Some(local), Some(reqd)) if local[..dims] != reqd[..dims] => {
+                return Err(Error::InvalidWorkGroupSize(format!(
+                    "local size {:?} does not match reqd_work_group_size {:?}",
+                    &local[..dims],
+                    &reqd[..dims]
+                )))
+            }
+            (Some(local), _) => local,
+            (None, Some(reqd)) => reqd,
+            (None, None) => {
+                let mut local = [1usize; 3];
+                let mut budget = 256usize;
+                for d in 0..dims {
+                    let g = range.global_size[d].max(1);
+                    local[d] = (1..=budget.min(g)).rev().find(|l| g % l == 0).unwrap_or(1);
+                    budget /= local[d];
+                }
+                local
+            }
+        };
+        let mut total = 1usize;
+        for d in 0..dims {
+            if local[d] == 0 {
+                return Err(Error::InvalidWorkGroupSize("a local size of 0".into()));
+            }
+            if local[d] > device.max_work_item_sizes[d] {
+                return Err(Error::InvalidWorkGroupSize(format!(
+                    "local size {} in dimension {d} exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES ({})",
+                    local[d], device.max_work_item_sizes[d]
+                )));
+            }
+            total = total.saturating_mul(local[d]);
+        }
+        if total > device.max_work_group_size {
+            return Err(Error::InvalidWorkGroupSize(format!(
+                "{total} work-items per group exceed CL_DEVICE_MAX_WORK_GROUP_SIZE ({})",
+                device.max_work_group_size
+            )));
+        }
+        let mut out = [1usize; 3];
+        out[..dims].copy_from_slice(&local[..dims]);
+        Ok(out)
+    }
+}

@@ -1,0 +1,11 @@
+//! kernel: vadd
+//! global: 1000
+//! local: 100
+//! arg: float[1000] rand(-100,100)
+//! arg: float[1000] rand(-100,100)
+//! arg: float[1000] zeros
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c)
+{
+    size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
