@@ -1,0 +1,152 @@
+//! Speed of devlib's math and conversion functions next to Rust's std equivalents, in ns per
+//! call. Run: `cargo bench -p devlib` (a plain `main`, no harness).
+
+use devlib::convert::{convert, Rounding, ScalarKind};
+use devlib::math::{f16 as h, f32 as s, f64 as d};
+use std::hint::black_box;
+use std::time::Instant;
+
+const N: usize = 200_000;
+
+fn inputs_f64() -> Vec<f64> {
+    let mut state = 0x1234_5678_9abc_def1u64;
+    (0..N)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 20.0 - 10.0
+        })
+        .collect()
+}
+
+fn time<T: Copy, R>(xs: &[T], f: impl Fn(T) -> R) -> f64 {
+    let start = Instant::now();
+    for &x in xs {
+        black_box(f(black_box(x)));
+    }
+    start.elapsed().as_nanos() as f64 / xs.len() as f64
+}
+
+fn row(name: &str, ours: f64, std: Option<f64>) {
+    match std {
+        Some(std) => println!(
+            "{name:14} {ours:8.1} ns   std {std:8.1} ns   ratio {:5.2}",
+            ours / std
+        ),
+        None => println!("{name:14} {ours:8.1} ns"),
+    }
+}
+
+fn main() {
+    let x64 = inputs_f64();
+    let x32: Vec<f32> = x64.iter().map(|&x| x as f32).collect();
+    let pos64: Vec<f64> = x64.iter().map(|x| x.abs() + 0.5).collect();
+    let pos32: Vec<f32> = pos64.iter().map(|&x| x as f32).collect();
+    let x16: Vec<half::f16> = x32.iter().map(|&x| half::f16::from_f32(x)).collect();
+
+    println!("-- f32 (ns/call) --");
+    row("sin", time(&x32, s::sin), Some(time(&x32, f32::sin)));
+    row("cos", time(&x32, s::cos), Some(time(&x32, f32::cos)));
+    row("tan", time(&x32, s::tan), Some(time(&x32, f32::tan)));
+    row("exp", time(&x32, s::exp), Some(time(&x32, f32::exp)));
+    row("exp2", time(&x32, s::exp2), Some(time(&x32, f32::exp2)));
+    row("exp10", time(&x32, s::exp10), None);
+    row("log", time(&pos32, s::log), Some(time(&pos32, f32::ln)));
+    row("log2", time(&pos32, s::log2), Some(time(&pos32, f32::log2)));
+    row("sqrt", time(&pos32, s::sqrt), Some(time(&pos32, f32::sqrt)));
+    row("rsqrt", time(&pos32, s::rsqrt), None);
+    row("cbrt", time(&x32, s::cbrt), Some(time(&x32, f32::cbrt)));
+    row("atan", time(&x32, s::atan), Some(time(&x32, f32::atan)));
+    row("sinpi", time(&x32, s::sinpi), None);
+    row("tanh", time(&x32, s::tanh), Some(time(&x32, f32::tanh)));
+    row(
+        "pow",
+        time(&pos32, |x| s::pow(x, 1.7)),
+        Some(time(&pos32, |x| x.powf(1.7))),
+    );
+    row(
+        "pown",
+        time(&x32, |x| s::pown(x, 7)),
+        Some(time(&x32, |x| x.powi(7))),
+    );
+    row("rootn", time(&pos32, |x| s::rootn(x, 3)), None);
+    row(
+        "fma",
+        time(&x32, |x| s::fma(x, 1.5, 0.25)),
+        Some(time(&x32, |x| x.mul_add(1.5, 0.25))),
+    );
+    row("floor", time(&x32, s::floor), Some(time(&x32, f32::floor)));
+    row("fract", time(&x32, s::fract), None);
+    row("tgamma", time(&x32, s::tgamma), None);
+
+    println!("-- f64 (ns/call) --");
+    row("sin", time(&x64, d::sin), Some(time(&x64, f64::sin)));
+    row("exp", time(&x64, d::exp), Some(time(&x64, f64::exp)));
+    row("log", time(&pos64, d::log), Some(time(&pos64, f64::ln)));
+    row(
+        "pow",
+        time(&pos64, |x| d::pow(x, 1.7)),
+        Some(time(&pos64, |x| x.powf(1.7))),
+    );
+    row("sinpi", time(&x64, d::sinpi), None);
+    row("tanpi", time(&x64, d::tanpi), None);
+    row("exp10", time(&x64, d::exp10), None);
+    row(
+        "pown",
+        time(&x64, |x| d::pown(x, 7)),
+        Some(time(&x64, |x| x.powi(7))),
+    );
+    row(
+        "rootn",
+        time(&pos64, |x| d::rootn(x, 3)),
+        Some(time(&pos64, f64::cbrt)),
+    );
+
+    println!("-- f16 (ns/call) --");
+    row("sin", time(&x16, h::sin), None);
+    row("exp", time(&x16, h::exp), None);
+    row("fma", time(&x16, |x| h::fma(x, x, x)), None);
+
+    println!("-- conversions (ns/call) --");
+    let bits: Vec<u64> = x32.iter().map(|x| u64::from(x.to_bits())).collect();
+    row(
+        "f32->i32 rte",
+        time(&bits, |b| {
+            convert(
+                b,
+                ScalarKind::F32,
+                ScalarKind::I32,
+                Some(Rounding::Rte),
+                true,
+            )
+        }),
+        Some(time(&x32, |x| x.round_ties_even() as i32)),
+    );
+    row(
+        "f32->f16 rtz",
+        time(&bits, |b| {
+            convert(
+                b,
+                ScalarKind::F32,
+                ScalarKind::F16,
+                Some(Rounding::Rtz),
+                false,
+            )
+        }),
+        Some(time(&x32, half::f16::from_f32)),
+    );
+    row(
+        "u64->f32 rtp",
+        time(&bits, |b| {
+            convert(
+                b,
+                ScalarKind::U64,
+                ScalarKind::F32,
+                Some(Rounding::Rtp),
+                false,
+            )
+        }),
+        Some(time(&bits, |b| b as f32)),
+    );
+}

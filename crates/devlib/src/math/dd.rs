@@ -1,0 +1,177 @@
+//! Double-double arithmetic (an unevaluated sum `hi + lo` of two `f64`, about 106 bits), used
+//! where one rounding of `f64` is not accurate enough: argument scaling by π in sinpi/cospi/tanpi
+//! and the integer powers of pown/rootn.
+
+/// `hi + lo` with `|lo| ≤ ulp(hi)/2`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Dd {
+    pub(crate) hi: f64,
+    pub(crate) lo: f64,
+}
+
+/// π as a double-double.
+pub(crate) const PI: Dd = Dd {
+    hi: core::f64::consts::PI,
+    lo: 1.2246467991473532e-16,
+};
+
+/// Exact product: `a × b = hi + lo`.
+pub(crate) fn two_prod(a: f64, b: f64) -> Dd {
+    let hi = a * b;
+    let lo = a.mul_add(b, -hi);
+    Dd { hi, lo }
+}
+
+/// Exact sum of two `f64` with `|a| ≥ |b|` not required.
+pub(crate) fn two_sum(a: f64, b: f64) -> Dd {
+    let hi = a + b;
+    let bb = hi - a;
+    let lo = (a - (hi - bb)) + (b - bb);
+    Dd { hi, lo }
+}
+
+fn renormalize(hi: f64, lo: f64) -> Dd {
+    let s = hi + lo;
+    Dd {
+        hi: s,
+        lo: lo - (s - hi),
+    }
+}
+
+impl Dd {
+    pub(crate) fn from_f64(x: f64) -> Dd {
+        Dd { hi: x, lo: 0.0 }
+    }
+    pub(crate) fn mul(self, o: Dd) -> Dd {
+        let p = two_prod(self.hi, o.hi);
+        let lo = p.lo + (self.hi * o.lo + self.lo * o.hi);
+        renormalize(p.hi, lo)
+    }
+    pub(crate) fn mul_f64(self, b: f64) -> Dd {
+        let p = two_prod(self.hi, b);
+        renormalize(p.hi, p.lo + self.lo * b)
+    }
+    pub(crate) fn div(self, o: Dd) -> Dd {
+        let q1 = self.hi / o.hi;
+        // remainder r = self - q1 * o
+        let r = self.sub(o.mul_f64(q1));
+        let q2 = r.hi / o.hi;
+        let r = r.sub(o.mul_f64(q2));
+        let q3 = r.hi / o.hi;
+        let q = renormalize(q1, q2);
+        q.add(Dd::from_f64(q3))
+    }
+    pub(crate) fn add(self, o: Dd) -> Dd {
+        let s = two_sum(self.hi, o.hi);
+        let t = two_sum(self.lo, o.lo);
+        let r = renormalize(s.hi, s.lo + t.hi);
+        renormalize(r.hi, r.lo + t.lo)
+    }
+    pub(crate) fn sub(self, o: Dd) -> Dd {
+        self.add(Dd {
+            hi: -o.hi,
+            lo: -o.lo,
+        })
+    }
+    /// Multiplies by 2^k exactly (no overflow/underflow for the magnitudes used here).
+    fn scale(self, k: i32) -> Dd {
+        let f = libm::scalbn(1.0, k);
+        Dd {
+            hi: self.hi * f,
+            lo: self.lo * f,
+        }
+    }
+}
+
+/// A double-double with a separate binary exponent: `dd × 2^exp`, `dd.hi` in [0.5, 1).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WideDd {
+    pub(crate) dd: Dd,
+    pub(crate) exp: i64,
+}
+
+impl WideDd {
+    /// From a positive finite `f64`.
+    pub(crate) fn new(x: f64) -> WideDd {
+        WideDd {
+            dd: Dd::from_f64(x),
+            exp: 0,
+        }
+        .normalized()
+    }
+    fn normalized(self) -> WideDd {
+        let (_, e) = libm::frexp(self.dd.hi);
+        WideDd {
+            dd: self.dd.scale(-e),
+            exp: self.exp + i64::from(e),
+        }
+    }
+    pub(crate) fn mul(self, o: WideDd) -> WideDd {
+        WideDd {
+            dd: self.dd.mul(o.dd),
+            exp: self.exp + o.exp,
+        }
+        .normalized()
+    }
+    pub(crate) fn recip(self) -> WideDd {
+        WideDd {
+            dd: Dd::from_f64(1.0).div(self.dd),
+            exp: -self.exp,
+        }
+        .normalized()
+    }
+    /// Rounds to `f64` (double rounding only in the subnormal range).
+    pub(crate) fn to_f64(self) -> f64 {
+        let e = self.exp.clamp(-4000, 4000) as i32;
+        libm::scalbn(self.dd.hi + self.dd.lo, e)
+    }
+}
+
+/// `x^n` for positive finite `x` as a double-double, when every intermediate power stays well
+/// inside the normal range (`|n × log2 x| < 900`); `None` otherwise.
+pub(crate) fn powi_dd_in_range(x: f64, n: i64) -> Option<Dd> {
+    let e = libm::ilogb(x);
+    // |log2 x| ≤ |e| + 1; every intermediate is x^k with 1 ≤ k ≤ |n|.
+    let bound = (i64::from(e.unsigned_abs()) + 1).saturating_mul(n.abs());
+    if bound >= 900 || !(x.is_normal()) {
+        return None;
+    }
+    let mut base = Dd::from_f64(x);
+    let mut acc = Dd::from_f64(1.0);
+    let mut k = n.unsigned_abs();
+    while k != 0 {
+        if k & 1 == 1 {
+            acc = acc.mul(base);
+        }
+        k >>= 1;
+        if k != 0 {
+            base = base.mul(base);
+        }
+    }
+    Some(if n < 0 {
+        Dd::from_f64(1.0).div(acc)
+    } else {
+        acc
+    })
+}
+
+/// `x^n` for positive finite `x`, relative error about `|n| × 2^-104`.
+pub(crate) fn powi_wide(x: f64, n: i64) -> WideDd {
+    let mut base = WideDd::new(x);
+    let mut acc = WideDd::new(1.0);
+    let mut k = n.unsigned_abs();
+    while k != 0 {
+        if k & 1 == 1 {
+            acc = acc.mul(base);
+        }
+        k >>= 1;
+        if k != 0 {
+            base = base.mul(base);
+        }
+    }
+    if n < 0 {
+        acc.recip()
+    } else {
+        acc
+    }
+}

@@ -1,0 +1,33 @@
+//! OpenCL.std math for `half` (OpenCL C 2.0 §6.13.2 with cl_khr_fp16, 002 ULP table "Float16"
+//! column) on `half::f16`.
+
+use half::f16;
+
+crate::math::dispatch_tables!(f16; unary: []; binary: []);
+crate::math::per_type_functions!(f16, u16);
+crate::math::narrow_functions!(f16);
+
+/// Correctly rounded fused multiply-add: the exact product (22 bits) is added in f64 with
+/// round-to-odd, which makes the final rounding to binary16 correct (53 ≥ 11 + 2).
+pub fn fma(a: f16, b: f16, c: f16) -> f16 {
+    use crate::float::Float;
+    let p = a.to_f64() * b.to_f64(); // exact
+    let cf = c.to_f64();
+    if !p.is_finite() || !cf.is_finite() {
+        return f16::from_f64(p + cf);
+    }
+    let s = crate::math::dd::two_sum(p, cf);
+    let odd = if s.lo != 0.0 && s.hi.to_bits() & 1 == 0 {
+        // Step to the neighbour on the side of the exact value: it has an odd last bit.
+        let toward_larger_magnitude = (s.lo > 0.0) == (s.hi > 0.0);
+        let bits = s.hi.to_bits();
+        f64::from_bits(if toward_larger_magnitude {
+            bits + 1
+        } else {
+            bits - 1
+        })
+    } else {
+        s.hi
+    };
+    <f16 as Float>::from_f64(odd)
+}

@@ -1,0 +1,67 @@
+//! OpenCL.std math for `float` (OpenCL C 2.0 §6.13.2, 002 ULP table "Float32" column), plus the
+//! `half_*` and `native_*` variants, which oxcl computes at full accuracy (their bounds are
+//! 8192 ulp and implementation-defined).
+
+crate::math::per_type_functions!(f32, u32);
+crate::math::dispatch_tables!(f32;
+    unary: [
+        half_cos, half_exp, half_exp2, half_exp10, half_log, half_log2, half_log10, half_recip,
+        half_rsqrt, half_sin, half_sqrt, half_tan, native_cos, native_exp, native_exp2,
+        native_exp10, native_log, native_log2, native_log10, native_recip, native_rsqrt,
+        native_sin, native_sqrt, native_tan,
+    ];
+    binary: [half_divide, half_powr, native_divide, native_powr]
+);
+crate::math::narrow_functions!(f32);
+
+/// Correctly rounded fused multiply-add.
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    libm::fmaf(a, b, c)
+}
+
+/// Reduced-accuracy variants (`half_*`, ≤ 8192 ulp): computed at full accuracy.
+macro_rules! alias_unary {
+    ($($alias:ident => $full:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("OpenCL.std `", stringify!($alias), "`: computed as `",
+                stringify!($full), "`.")]
+            pub fn $alias(x: f32) -> f32 {
+                $full(x)
+            }
+        )*
+    };
+}
+
+alias_unary!(
+    half_cos => cos, half_exp => exp, half_exp2 => exp2, half_exp10 => exp10, half_log => log,
+    half_log2 => log2, half_log10 => log10, half_rsqrt => rsqrt, half_sin => sin,
+    half_sqrt => sqrt, half_tan => tan,
+    native_cos => cos, native_exp => exp, native_exp2 => exp2, native_exp10 => exp10,
+    native_log => log, native_log2 => log2, native_log10 => log10, native_rsqrt => rsqrt,
+    native_sin => sin, native_sqrt => sqrt, native_tan => tan,
+);
+
+/// `x / y`, correctly rounded.
+pub fn half_divide(x: f32, y: f32) -> f32 {
+    x / y
+}
+/// `1 / x`, correctly rounded.
+pub fn half_recip(x: f32) -> f32 {
+    1.0 / x
+}
+/// `powr(x, y)` at full accuracy.
+pub fn half_powr(x: f32, y: f32) -> f32 {
+    powr(x, y)
+}
+/// `x / y`, correctly rounded.
+pub fn native_divide(x: f32, y: f32) -> f32 {
+    x / y
+}
+/// `1 / x`, correctly rounded.
+pub fn native_recip(x: f32) -> f32 {
+    1.0 / x
+}
+/// `powr(x, y)` at full accuracy.
+pub fn native_powr(x: f32, y: f32) -> f32 {
+    powr(x, y)
+}
