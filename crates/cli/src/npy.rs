@@ -21,7 +21,7 @@ impl Npy {
         }
         let major = bytes[6];
         let (header_len, start) = match major {
-            1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+            1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
             2 | 3 => {
                 if bytes.len() < 12 {
                     bail!("truncated .npy header");

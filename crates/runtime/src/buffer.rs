@@ -37,8 +37,10 @@ struct Storage {
     /// Where the memory came from: our allocation (freed on drop) or the host's (`use_host_ptr`).
     owned: bool,
     flags: MemFlags,
-    /// Held while the host or a kernel accesses the memory.
-    lock: Mutex<()>,
+    /// Held while the host or a kernel accesses the memory; a sub-buffer shares its parent's.
+    lock: Arc<Mutex<()>>,
+    /// The buffer a sub-buffer lies in (kept alive as long as the sub-buffer) and its offset there.
+    parent: Option<(Buffer, usize)>,
 }
 
 // SAFETY: the memory is only accessed through `Buffer`'s methods, which hold `lock`, or by a
@@ -74,7 +76,7 @@ impl Buffer {
         let ptr = unsafe { std::alloc::alloc_zeroed(layout(size)) };
         let ptr = NonNull::new(ptr).ok_or(Error::OutOfHostMemory(size))?;
         Ok(Buffer {
-            inner: Arc::new(Storage { ptr, size, owned: true, flags, lock: Mutex::new(()) }),
+            inner: Arc::new(Storage { ptr, size, owned: true, flags, lock: Arc::default(), parent: None }),
         })
     }
 
@@ -97,7 +99,7 @@ impl Buffer {
         }
         let ptr = NonNull::new(ptr).ok_or_else(|| Error::InvalidHostPtr("null host pointer".into()))?;
         Ok(Buffer {
-            inner: Arc::new(Storage { ptr, size, owned: false, flags, lock: Mutex::new(()) }),
+            inner: Arc::new(Storage { ptr, size, owned: false, flags, lock: Arc::default(), parent: None }),
         })
     }
 
@@ -184,8 +186,158 @@ impl Buffer {
         self.inner.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Identifies the lock: buffers with the same id must be locked once (a sub-buffer and its
+    /// parent share one).
+    pub(crate) fn lock_id(&self) -> usize {
+        Arc::as_ptr(&self.inner.lock) as usize
+    }
+
     /// The memory, for a kernel launch that holds [`Buffer::lock`].
     pub(crate) fn raw(&self) -> (*mut u8, usize) {
         (self.inner.ptr.as_ptr(), self.inner.size)
+    }
+}
+
+/// A rectangular region's placement in linear memory (API 5.2.3 `clEnqueueReadBufferRect`): the
+/// origin in bytes, rows and slices, and the pitches in bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RectLayout {
+    pub origin: [usize; 3],
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl RectLayout {
+    /// API 5.2.3: a pitch of 0 means "tightly packed": `row_pitch = region[0]`,
+    /// `slice_pitch = region[1] * row_pitch`.
+    pub fn new(origin: [usize; 3], row_pitch: usize, slice_pitch: usize, region: [usize; 3]) -> RectLayout {
+        let row_pitch = if row_pitch == 0 { region[0] } else { row_pitch };
+        let slice_pitch = if slice_pitch == 0 { region[1].saturating_mul(row_pitch) } else { slice_pitch };
+        RectLayout { origin, row_pitch, slice_pitch }
+    }
+
+    /// The byte offset of row `y` of slice `z` of the region.
+    fn row_offset(&self, y: usize, z: usize) -> Option<usize> {
+        let slice = (self.origin[2].checked_add(z)?).checked_mul(self.slice_pitch)?;
+        let row = (self.origin[1].checked_add(y)?).checked_mul(self.row_pitch)?;
+        slice.checked_add(row)?.checked_add(self.origin[0])
+    }
+
+    /// One past the last byte the region touches (0 for an empty region), or `None` on overflow.
+    pub fn extent(&self, region: [usize; 3]) -> Option<usize> {
+        if region.contains(&0) {
+            return Some(0);
+        }
+        self.row_offset(region[1] - 1, region[2] - 1)?.checked_add(region[0])
+    }
+
+    /// API 5.2.3 `CL_INVALID_VALUE`: "row_pitch is not 0 and is less than region[0]" and
+    /// "slice_pitch is not 0 and is less than region[1] × row_pitch" (checked on the resolved
+    /// pitches, which is equivalent), and "slice_pitch is not 0 and is not a multiple of row_pitch".
+    pub fn check_pitches(&self, region: [usize; 3]) -> Result<()> {
+        if self.row_pitch < region[0] {
+            return Err(Error::InvalidValue(format!("row pitch {} is less than region[0] {}", self.row_pitch, region[0])));
+        }
+        if self.slice_pitch < region[1].saturating_mul(self.row_pitch) {
+            return Err(Error::InvalidValue(format!(
+                "slice pitch {} is less than region[1] × row pitch {}",
+                self.slice_pitch,
+                region[1].saturating_mul(self.row_pitch)
+            )));
+        }
+        if self.row_pitch != 0 && self.slice_pitch % self.row_pitch != 0 {
+            return Err(Error::InvalidValue("slice pitch is not a multiple of the row pitch".into()));
+        }
+        Ok(())
+    }
+
+    /// The (offset, length) of each row of the region, slice by slice.
+    fn rows(&self, region: [usize; 3]) -> impl Iterator<Item = usize> + '_ {
+        (0..region[2]).flat_map(move |z| (0..region[1]).map(move |y| self.row_offset(y, z).unwrap_or(usize::MAX)))
+    }
+}
+
+impl Buffer {
+    /// `clCreateSubBuffer` with `CL_BUFFER_CREATE_TYPE_REGION`: `size` bytes at `origin` of this
+    /// buffer, sharing its memory (and its lock).
+    pub fn sub_buffer(&self, flags: MemFlags, origin: usize, size: usize) -> Result<Buffer> {
+        if size == 0 {
+            return Err(Error::InvalidBufferSize(0));
+        }
+        self.check_range(origin, size)?;
+        // SAFETY: `origin + size` lies within the buffer (checked).
+        let ptr = unsafe { NonNull::new_unchecked(self.inner.ptr.as_ptr().add(origin)) };
+        Ok(Buffer {
+            inner: Arc::new(Storage {
+                ptr,
+                size,
+                owned: false,
+                flags,
+                lock: self.inner.lock.clone(),
+                parent: Some((self.clone(), origin)),
+            }),
+        })
+    }
+
+    /// The buffer a sub-buffer was created from and its offset there.
+    pub fn parent(&self) -> Option<(&Buffer, usize)> {
+        self.inner.parent.as_ref().map(|(b, o)| (b, *o))
+    }
+
+    /// The address of the first byte (what `clEnqueueMapBuffer` returns, plus the offset): the
+    /// memory stays valid as long as any clone of the buffer lives.
+    pub fn host_address(&self) -> *mut u8 {
+        self.inner.ptr.as_ptr()
+    }
+
+    fn check_rect(&self, layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+        layout.check_pitches(region)?;
+        match layout.extent(region) {
+            Some(end) if end <= self.size() => Ok(()),
+            _ => Err(Error::OutOfBounds(format!("rectangle {region:?} at {layout:?} outside a buffer of {} bytes", self.size()))),
+        }
+    }
+
+    /// `clEnqueueReadBufferRect`: copies `region` from this buffer at `layout` to `host` at
+    /// `host_layout`.
+    pub fn read_rect(&self, layout: &RectLayout, host: &mut [u8], host_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+        self.check_rect(layout, region)?;
+        check_host_rect(host.len(), host_layout, region)?;
+        let _guard = self.lock();
+        for (src, dst) in layout.rows(region).zip(host_layout.rows(region)) {
+            // SAFETY: every row lies within the buffer (check_rect); the lock is held.
+            unsafe { std::ptr::copy_nonoverlapping(self.inner.ptr.as_ptr().add(src), host[dst..].as_mut_ptr(), region[0]) };
+        }
+        Ok(())
+    }
+
+    /// `clEnqueueWriteBufferRect`.
+    pub fn write_rect(&self, layout: &RectLayout, host: &[u8], host_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+        self.check_rect(layout, region)?;
+        check_host_rect(host.len(), host_layout, region)?;
+        let _guard = self.lock();
+        for (dst, src) in layout.rows(region).zip(host_layout.rows(region)) {
+            // SAFETY: as in `read_rect`.
+            unsafe { std::ptr::copy_nonoverlapping(host[src..].as_ptr(), self.inner.ptr.as_ptr().add(dst), region[0]) };
+        }
+        Ok(())
+    }
+
+    /// `clEnqueueCopyBufferRect`: from `src` at `src_layout` to this buffer at `layout`.
+    pub fn copy_rect_from(&self, layout: &RectLayout, src: &Buffer, src_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+        self.check_rect(layout, region)?;
+        src.check_rect(src_layout, region)?;
+        let packed = RectLayout::new([0; 3], 0, 0, region);
+        let mut tmp = vec![0u8; packed.extent(region).unwrap_or(0)];
+        src.read_rect(src_layout, &mut tmp, &packed, region)?;
+        self.write_rect(layout, &tmp, &packed, region)
+    }
+}
+
+fn check_host_rect(len: usize, layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+    layout.check_pitches(region)?;
+    match layout.extent(region) {
+        Some(end) if end <= len => Ok(()),
+        _ => Err(Error::OutOfBounds(format!("host rectangle {region:?} at {layout:?} outside {len} bytes"))),
     }
 }

@@ -84,7 +84,20 @@ impl Device {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
-            features: ["__opencl_c_fp64", "__opencl_c_int64"].iter().map(|s| s.to_string()).collect(),
+            // The memory orders and scopes are those of CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES and
+            // CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: a CPU provides all of them (host atomics and fences).
+            features: [
+                "__opencl_c_fp64",
+                "__opencl_c_int64",
+                "__opencl_c_generic_address_space",
+                "__opencl_c_atomic_order_acq_rel",
+                "__opencl_c_atomic_order_seq_cst",
+                "__opencl_c_atomic_scope_device",
+                "__opencl_c_atomic_scope_all_devices",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         }
     }
 

@@ -149,6 +149,10 @@ impl Kernel {
         &self.executable.kir
     }
 
+    pub(crate) fn requires_uniform_work_groups(&self) -> bool {
+        self.executable.uniform_work_groups
+    }
+
     pub(crate) fn index(&self) -> usize {
         self.index
     }

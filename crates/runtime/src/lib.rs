@@ -19,7 +19,7 @@ mod kernel;
 mod program;
 mod queue;
 
-pub use buffer::{Buffer, MemFlags};
+pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
 pub use device::{Device, Platform};
 pub use error::Error;

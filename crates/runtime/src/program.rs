@@ -27,6 +27,9 @@ enum ProgramSource {
 pub(crate) struct Executable {
     pub(crate) spirv: spv::Module,
     pub(crate) kir: kir::Module,
+    /// Work-groups must divide the global size: programs of OpenCL C 1.x and those built with
+    /// `-cl-uniform-work-group-size` (API 5.8.6.4, 5.10 `CL_INVALID_WORK_GROUP_SIZE`).
+    pub(crate) uniform_work_groups: bool,
 }
 
 #[derive(Debug)]
@@ -104,10 +107,12 @@ impl Program {
     /// The build pipeline; `Err` is the build log of a failed build.
     fn build_executable(&self, options: &clc::options::BuildOptions) -> std::result::Result<(Executable, String), String> {
         let device = self.context.device();
+        let mut uniform_work_groups = options.uniform_work_group_size;
         let (module, log) = match &self.source {
             ProgramSource::OpenClC { text, file_name } => {
-                let compiled =
-                    clc::compile(text, file_name, options, &device.compile_target()).map_err(|e| e.log)?;
+                let target = device.compile_target();
+                uniform_work_groups |= options.opencl_c_version(target.device_cl_version) < 200;
+                let compiled = clc::compile(text, file_name, options, &target).map_err(|e| e.log)?;
                 (compiled.module, compiled.log)
             }
             ProgramSource::Il(bytes) => {
@@ -119,7 +124,7 @@ impl Program {
         let valid = spv::valid::validate(module, &device.validation_env())
             .map_err(|e| format!("{log}SPIR-V validation failed:\n{e}\n"))?;
         let kir = kir::lower::lower(&valid).map_err(|e| format!("{log}error: {e}\n"))?;
-        Ok((Executable { spirv, kir }, log))
+        Ok((Executable { spirv, kir, uniform_work_groups }, log))
     }
 
     pub fn build_status(&self) -> BuildStatus {

@@ -163,8 +163,8 @@ impl Queue {
                 _ => None,
             })
             .collect();
-        buffers.sort_by_key(|b| b.raw().0 as usize);
-        buffers.dedup_by(|a, b| a.same(b));
+        buffers.sort_by_key(|b| b.lock_id());
+        buffers.dedup_by(|a, b| a.lock_id() == b.lock_id());
         let guards: Vec<_> = buffers.iter().map(|b| b.lock()).collect();
         let exec_args: Vec<exec::ArgValue> = args
             .iter()
@@ -223,6 +223,13 @@ impl Queue {
         };
         let mut total = 1usize;
         for d in 0..dims {
+            if kernel.requires_uniform_work_groups() && local[d] != 0 && range.global_size[d] % local[d] != 0 {
+                return Err(Error::InvalidWorkGroupSize(format!(
+                    "global size {} is not a multiple of the local size {} in dimension {d}, and the program \
+                     requires uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)",
+                    range.global_size[d], local[d]
+                )));
+            }
             if local[d] == 0 {
                 return Err(Error::InvalidWorkGroupSize("a local size of 0".into()));
             }

@@ -515,7 +515,6 @@ corpus! {
     matmul_tiled,
     nbody_step,
     nested_loops,
-    non_uniform,
     offset_3d,
     prefix_scan,
     preprocessor,

@@ -1,0 +1,228 @@
+//! The `oxcl` command as a user runs it: exit codes, messages, files written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn oxcl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxcl")).args(args).current_dir(repo_root()).output().expect("run oxcl")
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxcl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// A panic exits with 101; every failure of oxcl must be an ordinary error (exit 1).
+fn assert_clean_failure(out: &Output, what: &str) {
+    assert_eq!(out.status.code(), Some(1), "{what}: stdout {} stderr {}", text(&out.stdout), text(&out.stderr));
+    assert!(!text(&out.stderr).contains("panicked"), "{what}: {}", text(&out.stderr));
+}
+
+#[test]
+fn the_readme_example_runs_saxpy() {
+    let out = oxcl(&[
+        "run",
+        "examples/saxpy.cl",
+        "--kernel",
+        "saxpy",
+        "--global",
+        "8",
+        "--arg",
+        "float:2",
+        "--arg",
+        "@examples/x.npy",
+        "--arg",
+        "@examples/y.npy",
+        "--show",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // y = 2 * x + 10 for x = 0..7, computed by hand.
+    assert!(text(&out.stdout).contains("argument 2: [10, 12, 14, 16, 18, 20, 22, 24]"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn run_writes_npy_outputs_with_the_input_dtype() {
+    let source = temp("square.cl");
+    std::fs::write(&source, "__kernel void sq(__global int *v, int k) { int i = get_global_id(0); v[i] = i * i + k; }")
+        .unwrap();
+    let out_path = temp("sq.npy");
+    let out = oxcl(&[
+        "run",
+        source.to_str().unwrap(),
+        "--kernel",
+        "sq",
+        "--global",
+        "6",
+        "--local",
+        "3",
+        "--arg",
+        "zeros:int:6",
+        "--arg",
+        "int:-1",
+        "--out",
+        &format!("0={}", out_path.display()),
+        "--repeat",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&out_path).unwrap();
+    assert_eq!(&bytes[..6], b"\x93NUMPY");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = text(&bytes[10..10 + header_len]);
+    assert!(header.contains("'descr': '<i4'") && header.contains("(6,)"), "{header}");
+    let values: Vec<i32> =
+        bytes[10 + header_len..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(values, vec![-1, 0, 3, 8, 15, 24]);
+}
+
+#[test]
+fn build_output_passes_spirv_val_for_every_corpus_kernel() {
+    if !have("spirv-val") {
+        eprintln!("skipped: spirv-val (spirv-tools) is not installed");
+        return;
+    }
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(repo_root().join("tests/corpus")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "cl") {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).unwrap();
+        let options = source
+            .lines()
+            .find_map(|l| l.strip_prefix("//! options:"))
+            .map(|o| o.trim().to_string())
+            .unwrap_or_default();
+        let spv = temp(&format!("{}.spv", path.file_stem().unwrap().to_str().unwrap()));
+        let out = oxcl(&["build", path.to_str().unwrap(), "-o", spv.to_str().unwrap(), "--options", &options]);
+        if !out.status.success() {
+            failures.push(format!("{}: oxcl build failed:\n{}", path.display(), text(&out.stderr)));
+            continue;
+        }
+        let val = Command::new("spirv-val").args(["--target-env", "opencl2.2"]).arg(&spv).output().unwrap();
+        if !val.status.success() {
+            failures.push(format!("{}: spirv-val: {}", path.display(), text(&val.stderr)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn compile_errors_are_reported_with_locations() {
+    let source = temp("bad.cl");
+    std::fs::write(&source, "__kernel void k(__global int *p)\n{\n    p[0] = undeclared + 1;\n    int x = ;\n}\n").unwrap();
+    let out = oxcl(&["build", source.to_str().unwrap(), "-o", temp("bad.spv").to_str().unwrap()]);
+    assert_clean_failure(&out, "build of bad OpenCL C");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad.cl:3:12: error:"), "{stderr}");
+    assert!(stderr.contains("bad.cl:4:"), "every error of the file is reported: {stderr}");
+}
+
+#[test]
+fn malformed_spirv_is_an_error_not_a_crash() {
+    // Truncated header, wrong magic, random words, and a valid header with a truncated instruction.
+    let mut cases: Vec<Vec<u8>> = vec![vec![], vec![3, 2, 35, 7], vec![0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0]];
+    let mut header: Vec<u8> = [0x0723_0203u32, 0x0001_0000, 0, 10, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+    header.extend(((5u32 << 16) | 17).to_le_bytes()); // OpCapability with 5 words but 1 present
+    cases.push(header);
+    let mut state = 0x1234_5678_9abc_def0u64;
+    for len in [6usize, 20, 64] {
+        let mut words = vec![0x0723_0203u32, 0x0001_0000, 0, 100, 0];
+        for _ in 0..len {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            words.push(state as u32);
+        }
+        cases.push(words.iter().flat_map(|w| w.to_le_bytes()).collect());
+    }
+    for (i, bytes) in cases.iter().enumerate() {
+        let path = temp(&format!("bad{i}.spv"));
+        std::fs::write(&path, bytes).unwrap();
+        for command in ["val", "dis"] {
+            let out = oxcl(&[command, path.to_str().unwrap()]);
+            assert_clean_failure(&out, &format!("oxcl {command} on case {i}"));
+        }
+        let out = oxcl(&["run", path.to_str().unwrap(), "--kernel", "k", "--global", "1"]);
+        assert_clean_failure(&out, &format!("oxcl run on case {i}"));
+    }
+}
+
+#[test]
+fn val_names_the_rule_a_module_breaks() {
+    if !have("spirv-as") {
+        eprintln!("skipped: spirv-as (spirv-tools) is not installed");
+        return;
+    }
+    // env 2.1: the memory model must be OpenCL with Physical addressing; this uses GLSL450/Logical.
+    let asm = temp("glsl.spvasm");
+    std::fs::write(
+        &asm,
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint Kernel %f \"k\"\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%f = OpFunction %void None %fn\n\
+         %l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+    )
+    .unwrap();
+    let spv = temp("glsl.spv");
+    let status = Command::new("spirv-as").args(["--target-env", "spv1.0"]).arg(&asm).arg("-o").arg(&spv).output().unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let out = oxcl(&["val", spv.to_str().unwrap(), "--env", "opencl2.2"]);
+    assert_clean_failure(&out, "val of a GLSL memory model module");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("OpMemoryModel"), "names the instruction: {stderr}");
+    assert!(stderr.contains("env"), "cites the rule: {stderr}");
+}
+
+#[test]
+fn dis_output_reassembles_to_the_same_module() {
+    if !have("spirv-as") {
+        eprintln!("skipped: spirv-as (spirv-tools) is not installed");
+        return;
+    }
+    let spv = temp("saxpy.spv");
+    let out = oxcl(&["build", "examples/saxpy.cl", "-o", spv.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dis = oxcl(&["dis", spv.to_str().unwrap()]);
+    assert!(dis.status.success(), "{}", text(&dis.stderr));
+    let asm = temp("saxpy.spvasm");
+    std::fs::write(&asm, &dis.stdout).unwrap();
+    let again = temp("saxpy2.spv");
+    let status = Command::new("spirv-as")
+        .args(["--preserve-numeric-ids", "--target-env", "spv1.0"])
+        .arg(&asm)
+        .arg("-o")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let (a, b) = (std::fs::read(&spv).unwrap(), std::fs::read(&again).unwrap());
+    // The header's generator word differs (spirv-as writes its own); everything else is identical.
+    assert_eq!(a.len(), b.len());
+    assert_eq!(&a[..8], &b[..8], "magic and version");
+    assert_eq!(&a[12..], &b[12..], "bound, schema and every instruction");
+}
+
+#[test]
+fn info_describes_the_platform_and_device() {
+    let out = oxcl(&["info"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Platform Name                oxcl"), "{stdout}");
+    assert!(stdout.contains("Device Type                  CPU"), "{stdout}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(stdout.contains(&format!("Max compute units            {cores}")), "{stdout}");
+}
