@@ -1,0 +1,183 @@
+//! Module-wide SPIR-V rules a consumer relies on: non-aggregate types declared once (SPIR-V 2.8),
+//! function declarations imported through linkage (SPIR-V 2.16.1), execution modes naming entry
+//! points, entry points unique by name and execution model (SPIR-V 3.32.5), a module without
+//! entry points declares *Linkage*.
+
+use super::context::Ctx;
+use crate::{Capability, Decoration, LinkageType, Op, StorageClass};
+use std::collections::{HashMap, HashSet};
+
+const UNIQUE_TYPES: &str = "SPIR-V 2.8 (non-aggregate, non-pointer types are declared once)";
+const DECLARATION: &str =
+    "SPIR-V 2.16.1 (a function declaration must be decorated LinkageAttributes Import)";
+const MODE_TARGET: &str = "SPIR-V 3.32.6 OpExecutionMode (Entry Point must be an entry point)";
+const ENTRY_INTERFACE: &str =
+    "SPIR-V 3.32.5 OpEntryPoint (Interface ids are Input / Output global variables)";
+const ENTRY_UNIQUE: &str = "SPIR-V 3.32.5 OpEntryPoint (Name and Execution Model are unique)";
+
+pub(crate) fn check(ctx: &mut Ctx<'_>) {
+    unique_types(ctx);
+    declarations(ctx);
+    entry_points(ctx);
+}
+
+fn unique_types(ctx: &mut Ctx<'_>) {
+    let mut seen: HashMap<(Op, String), u32> = HashMap::new();
+    for i in 0..ctx.module.instructions.len() {
+        let inst = ctx.inst(i);
+        let unique = matches!(
+            inst.op,
+            Op::TypeVoid
+                | Op::TypeBool
+                | Op::TypeInt
+                | Op::TypeFloat
+                | Op::TypeVector
+                | Op::TypeMatrix
+                | Op::TypeImage
+                | Op::TypeSampler
+                | Op::TypeSampledImage
+                | Op::TypeEvent
+                | Op::TypeDeviceEvent
+                | Op::TypeReserveId
+                | Op::TypeQueue
+                | Op::TypePipe
+                | Op::TypePipeStorage
+                | Op::TypeNamedBarrier
+                | Op::TypeFunction
+        );
+        if !unique {
+            continue;
+        }
+        let key = (inst.op, format!("{:?}", inst.operands));
+        let r = inst.result.map(|r| r.0).unwrap_or(0);
+        if let Some(first) = seen.insert(key, r) {
+            ctx.error(
+                i,
+                UNIQUE_TYPES,
+                format!("the same type is already declared as %{first}"),
+            );
+        }
+    }
+}
+
+fn declarations(ctx: &mut Ctx<'_>) {
+    let functions = ctx.functions.clone();
+    let mut defined = false;
+    for f in &functions {
+        if !f.blocks.is_empty() {
+            defined = true;
+        } else if defined {
+            ctx.error(
+                f.def,
+                "SPIR-V 2.4 (function declarations come before function definitions)",
+                "a function declaration follows a function definition",
+            );
+        }
+    }
+    let entries: HashSet<u32> = ctx
+        .module
+        .instructions
+        .iter()
+        .filter(|i| i.op == Op::EntryPoint)
+        .filter_map(|i| i.id(1))
+        .map(|f| f.0)
+        .collect();
+    for f in &functions {
+        let Some(id) = ctx.inst(f.def).result else {
+            continue;
+        };
+        let imported = ctx.decorations_of(id).iter().any(|d| {
+            d.decoration == Decoration::LinkageAttributes
+                && d.params
+                    .get(1)
+                    .and_then(|p| p.as_int())
+                    .and_then(LinkageType::from_u32)
+                    == Some(LinkageType::Import)
+        });
+        if f.blocks.is_empty() && !imported {
+            ctx.error(
+                f.def,
+                DECLARATION,
+                "a function without blocks is not imported",
+            );
+        }
+        if !f.blocks.is_empty() && imported {
+            ctx.error(
+                f.def,
+                "SPIR-V 2.16.1 (a function definition cannot have the Import linkage type)",
+                "a function with blocks is decorated Import",
+            );
+        }
+        if entries.contains(&id.0) && f.blocks.is_empty() {
+            ctx.error(
+                f.def,
+                "SPIR-V 3.32.5 OpEntryPoint (Entry Point is a function definition)",
+                "the entry point has no body",
+            );
+        }
+    }
+}
+
+fn entry_points(ctx: &mut Ctx<'_>) {
+    let any_entry = ctx
+        .module
+        .instructions
+        .iter()
+        .any(|i| i.op == Op::EntryPoint);
+    if !any_entry && !ctx.has_cap(Capability::Linkage) {
+        ctx.module_error(
+            "SPIR-V 2.16.1 (a module without OpEntryPoint must declare the Linkage capability)",
+            "the module has no entry point and does not declare Linkage",
+        );
+    }
+    let mut entries: HashSet<u32> = HashSet::new();
+    let mut names: HashSet<(u32, String)> = HashSet::new();
+    for i in 0..ctx.module.instructions.len() {
+        let inst = ctx.inst(i);
+        if inst.op != Op::EntryPoint {
+            continue;
+        }
+        if let Some(f) = inst.id(1) {
+            entries.insert(f.0);
+        }
+        // Interface ids are module-scope Input / Output variables (all globals from SPIR-V 1.4).
+        let version = ctx.module.header.version;
+        for x in inst.operands.iter().skip(3).filter_map(|o| o.as_id()) {
+            let var = ctx.def(x).filter(|d| d.op == Op::Variable);
+            let storage = var.and_then(|d| d.int(0)).and_then(StorageClass::from_u32);
+            let ok = match storage {
+                Some(StorageClass::Input | StorageClass::Output) => true,
+                Some(StorageClass::Function) | None => false,
+                Some(_) => version >= (1, 4),
+            };
+            if !ok {
+                ctx.error(
+                    i,
+                    ENTRY_INTERFACE,
+                    format!("interface {x} is not a module-scope Input or Output variable"),
+                );
+            }
+        }
+        let key = (
+            inst.int(0).unwrap_or(u32::MAX),
+            inst.str(2).unwrap_or("").to_string(),
+        );
+        if !names.insert(key) {
+            ctx.error(
+                i,
+                ENTRY_UNIQUE,
+                "another entry point has the same name and execution model",
+            );
+        }
+    }
+    for i in 0..ctx.module.instructions.len() {
+        let inst = ctx.inst(i);
+        if !matches!(inst.op, Op::ExecutionMode | Op::ExecutionModeId) {
+            continue;
+        }
+        let target = inst.id(0);
+        if !target.is_some_and(|t| entries.contains(&t.0)) {
+            ctx.error(i, MODE_TARGET, "the target is not an entry point");
+        }
+    }
+}
