@@ -18,6 +18,8 @@ struct Walker<'a> {
     operands: &'a [Operand],
     next: usize,
     slots: Vec<Slot>,
+    /// OpSwitch case literals take the selector's width, so on a 64-bit selector they are `Wide`.
+    wide_literals: bool,
 }
 
 impl Walker<'_> {
@@ -49,6 +51,9 @@ impl Walker<'_> {
             OperandCategory::Literal => match kind {
                 OperandKind::LiteralString => matches!(operand, Operand::Str(_)),
                 OperandKind::LiteralContextDependentNumber => {
+                    matches!(operand, Operand::Int(_) | Operand::Wide(_))
+                }
+                OperandKind::LiteralInteger if self.wide_literals => {
                     matches!(operand, Operand::Int(_) | Operand::Wide(_))
                 }
                 _ => matches!(operand, Operand::Int(_)),
@@ -112,6 +117,7 @@ pub(crate) fn classify(
         operands: &inst.operands,
         next: 0,
         slots: Vec::new(),
+        wide_literals: inst.op == Op::Switch,
     };
     if inst.op == Op::ExtInst {
         // IdRef set, LiteralExtInstInteger number, then the set's own operands.
@@ -135,6 +141,17 @@ pub(crate) fn classify(
                     w.one(kind, "")?;
                 }
             }
+        }
+    } else if inst.op == Op::SpecConstantOp {
+        // SPIR-V 3.42.7: the opcode, then that opcode's operands (after its result type and id).
+        w.one(OperandKind::LiteralSpecConstantOpInteger, "Opcode")?;
+        let opcode = inst.int(0).unwrap_or(u32::MAX);
+        let inner = u16::try_from(opcode)
+            .ok()
+            .and_then(Op::from_u16)
+            .ok_or_else(|| format!("{opcode} is not an opcode"))?;
+        for spec in inner.operand_specs() {
+            w.spec(spec)?;
         }
     } else {
         for spec in inst.op.operand_specs() {
