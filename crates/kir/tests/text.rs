@@ -246,3 +246,66 @@ kernel "k" fn1()
         vec![kir::FuncRef(1), kir::FuncRef(0)]
     );
 }
+
+#[test]
+fn verifier_checks_builtin_arity() {
+    check(
+        r#"
+module address_bits 64
+function fn0 "f"(f32) -> f32 {
+block0(v0: f32):
+    v1 = builtin.f32 sqrt(v0, v0)
+    v2 = builtin.f32 fma(v0, v1)
+    return v2
+}
+"#,
+        "builtin sqrt takes 1 arguments, 2 given\nbuiltin fma takes 3 arguments, 2 given",
+    );
+}
+
+/// Parsing and verifying never panic: every single-character deletion, and substitutions
+/// with characters of the syntax, of a module that uses most of the syntax.
+#[test]
+fn mutated_text_never_panics() {
+    let base = r#"
+module address_bits 64
+global g0 "t" local size 8 align 4
+function fn0 "f"(i32, ptr_local) -> i32 {
+block0(v0: i32, v1: ptr_local):
+    v2 = const.f32x4 [1.0, -0.5, 0x7fc00000, 3.25]
+    v3 = extractlane.f32 v2, 2
+    v4 = cmp.bool slt v0, v0
+    brif v4, block1(v0), block2
+block1(v5: i32):
+    v6 = atomic.i32 cmpxchg device 0x8 0x2 v1, v5, v0
+    switch v6, block2, [0: block2, 7: block2]
+block2:
+    v7 = builtin.f32 sqrt(v3)
+    v8 = ftos.i32 rte sat v7
+    store v1, v8 align 4
+    return v8
+}
+kernel "k" fn0("n" value i32 size 4 align 4 "int", "l" local "int*")
+"#;
+    let chars: Vec<char> = base.chars().collect();
+    let substitutes = [
+        'v', '1', '.', ',', '(', ')', '[', ']', ':', '=', '"', '#', '-', 'x', ' ', '\n',
+    ];
+    let mut tried = 0;
+    for i in 0..chars.len() {
+        let mut variants = vec![chars[..i].iter().chain(&chars[i + 1..]).collect::<String>()];
+        for &c in &substitutes {
+            let mut v = chars.clone();
+            v[i] = c;
+            variants.push(v.into_iter().collect());
+        }
+        for text in variants {
+            if let Ok(module) = parse_module(&text) {
+                let _ = verify_module(&module);
+                let _ = module.to_string();
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried > 5000);
+}

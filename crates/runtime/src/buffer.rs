@@ -27,7 +27,9 @@ pub struct Buffer {
 
 impl std::fmt::Debug for Buffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Buffer").field("size", &self.size()).finish()
+        f.debug_struct("Buffer")
+            .field("size", &self.size())
+            .finish()
     }
 }
 
@@ -70,13 +72,22 @@ impl Buffer {
             return Err(Error::InvalidBufferSize(size));
         }
         if flags.read_only && flags.write_only {
-            return Err(Error::InvalidValue("CL_MEM_READ_ONLY together with CL_MEM_WRITE_ONLY".into()));
+            return Err(Error::InvalidValue(
+                "CL_MEM_READ_ONLY together with CL_MEM_WRITE_ONLY".into(),
+            ));
         }
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout(size)) };
         let ptr = NonNull::new(ptr).ok_or(Error::OutOfHostMemory(size))?;
         Ok(Buffer {
-            inner: Arc::new(Storage { ptr, size, owned: true, flags, lock: Arc::default(), parent: None }),
+            inner: Arc::new(Storage {
+                ptr,
+                size,
+                owned: true,
+                flags,
+                lock: Arc::default(),
+                parent: None,
+            }),
         })
     }
 
@@ -92,14 +103,27 @@ impl Buffer {
     /// # Safety
     /// `ptr` must be valid for reads and writes of `size` bytes for as long as any clone of the
     /// returned buffer lives, and must not be accessed otherwise while a command uses it.
-    pub unsafe fn use_host_ptr(context: &Context, flags: MemFlags, ptr: *mut u8, size: usize) -> Result<Buffer> {
+    pub unsafe fn use_host_ptr(
+        context: &Context,
+        flags: MemFlags,
+        ptr: *mut u8,
+        size: usize,
+    ) -> Result<Buffer> {
         let max = context.device().max_mem_alloc_size;
         if size == 0 || size as u64 > max {
             return Err(Error::InvalidBufferSize(size));
         }
-        let ptr = NonNull::new(ptr).ok_or_else(|| Error::InvalidHostPtr("null host pointer".into()))?;
+        let ptr =
+            NonNull::new(ptr).ok_or_else(|| Error::InvalidHostPtr("null host pointer".into()))?;
         Ok(Buffer {
-            inner: Arc::new(Storage { ptr, size, owned: false, flags, lock: Arc::default(), parent: None }),
+            inner: Arc::new(Storage {
+                ptr,
+                size,
+                owned: false,
+                flags,
+                lock: Arc::default(),
+                parent: None,
+            }),
         })
     }
 
@@ -132,7 +156,13 @@ impl Buffer {
         self.check_range(offset, out.len())?;
         let _guard = self.lock();
         // SAFETY: in bounds (checked), and the lock excludes kernels and other host accesses.
-        unsafe { std::ptr::copy_nonoverlapping(self.inner.ptr.as_ptr().add(offset), out.as_mut_ptr(), out.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                self.inner.ptr.as_ptr().add(offset),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
         Ok(())
     }
 
@@ -141,23 +171,39 @@ impl Buffer {
         self.check_range(offset, data.len())?;
         let _guard = self.lock();
         // SAFETY: as in `read`.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.inner.ptr.as_ptr().add(offset), data.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                data.as_ptr(),
+                self.inner.ptr.as_ptr().add(offset),
+                data.len(),
+            )
+        };
         Ok(())
     }
 
     /// Copies `len` bytes from `src` at `src_offset` to `self` at `dst_offset`; the two ranges of
     /// the same buffer must not overlap (API 5.2.3, `CL_MEM_COPY_OVERLAP`).
-    pub fn copy_from(&self, dst_offset: usize, src: &Buffer, src_offset: usize, len: usize) -> Result<()> {
+    pub fn copy_from(
+        &self,
+        dst_offset: usize,
+        src: &Buffer,
+        src_offset: usize,
+        len: usize,
+    ) -> Result<()> {
         self.check_range(dst_offset, len)?;
         src.check_range(src_offset, len)?;
         if self.same(src) {
             if dst_offset < src_offset + len && src_offset < dst_offset + len {
-                return Err(Error::InvalidValue("overlapping copy within one buffer (CL_MEM_COPY_OVERLAP)".into()));
+                return Err(Error::InvalidValue(
+                    "overlapping copy within one buffer (CL_MEM_COPY_OVERLAP)".into(),
+                ));
             }
             let _guard = self.lock();
             let base = self.inner.ptr.as_ptr();
             // SAFETY: both ranges in bounds and disjoint; lock held.
-            unsafe { std::ptr::copy_nonoverlapping(base.add(src_offset), base.add(dst_offset), len) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(base.add(src_offset), base.add(dst_offset), len)
+            };
             return Ok(());
         }
         let mut tmp = vec![0u8; len];
@@ -168,7 +214,9 @@ impl Buffer {
     /// Fills `len` bytes at `offset` with repetitions of `pattern` (`clEnqueueFillBuffer`).
     pub fn fill(&self, pattern: &[u8], offset: usize, len: usize) -> Result<()> {
         if pattern.is_empty() || offset % pattern.len() != 0 || len % pattern.len() != 0 {
-            return Err(Error::InvalidValue("fill offset and size must be multiples of the pattern size".into()));
+            return Err(Error::InvalidValue(
+                "fill offset and size must be multiples of the pattern size".into(),
+            ));
         }
         let data: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
         self.write(offset, &data)
@@ -183,7 +231,10 @@ impl Buffer {
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, ()> {
-        self.inner.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner
+            .lock
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Identifies the lock: buffers with the same id must be locked once (a sub-buffer and its
@@ -210,10 +261,23 @@ pub struct RectLayout {
 impl RectLayout {
     /// API 5.2.3: a pitch of 0 means "tightly packed": `row_pitch = region[0]`,
     /// `slice_pitch = region[1] * row_pitch`.
-    pub fn new(origin: [usize; 3], row_pitch: usize, slice_pitch: usize, region: [usize; 3]) -> RectLayout {
+    pub fn new(
+        origin: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        region: [usize; 3],
+    ) -> RectLayout {
         let row_pitch = if row_pitch == 0 { region[0] } else { row_pitch };
-        let slice_pitch = if slice_pitch == 0 { region[1].saturating_mul(row_pitch) } else { slice_pitch };
-        RectLayout { origin, row_pitch, slice_pitch }
+        let slice_pitch = if slice_pitch == 0 {
+            region[1].saturating_mul(row_pitch)
+        } else {
+            slice_pitch
+        };
+        RectLayout {
+            origin,
+            row_pitch,
+            slice_pitch,
+        }
     }
 
     /// The byte offset of row `y` of slice `z` of the region.
@@ -228,7 +292,8 @@ impl RectLayout {
         if region.contains(&0) {
             return Some(0);
         }
-        self.row_offset(region[1] - 1, region[2] - 1)?.checked_add(region[0])
+        self.row_offset(region[1] - 1, region[2] - 1)?
+            .checked_add(region[0])
     }
 
     /// API 5.2.3 `CL_INVALID_VALUE`: "row_pitch is not 0 and is less than region[0]" and
@@ -236,7 +301,10 @@ impl RectLayout {
     /// pitches, which is equivalent), and "slice_pitch is not 0 and is not a multiple of row_pitch".
     pub fn check_pitches(&self, region: [usize; 3]) -> Result<()> {
         if self.row_pitch < region[0] {
-            return Err(Error::InvalidValue(format!("row pitch {} is less than region[0] {}", self.row_pitch, region[0])));
+            return Err(Error::InvalidValue(format!(
+                "row pitch {} is less than region[0] {}",
+                self.row_pitch, region[0]
+            )));
         }
         if self.slice_pitch < region[1].saturating_mul(self.row_pitch) {
             return Err(Error::InvalidValue(format!(
@@ -246,14 +314,18 @@ impl RectLayout {
             )));
         }
         if self.row_pitch != 0 && self.slice_pitch % self.row_pitch != 0 {
-            return Err(Error::InvalidValue("slice pitch is not a multiple of the row pitch".into()));
+            return Err(Error::InvalidValue(
+                "slice pitch is not a multiple of the row pitch".into(),
+            ));
         }
         Ok(())
     }
 
     /// The (offset, length) of each row of the region, slice by slice.
     fn rows(&self, region: [usize; 3]) -> impl Iterator<Item = usize> + '_ {
-        (0..region[2]).flat_map(move |z| (0..region[1]).map(move |y| self.row_offset(y, z).unwrap_or(usize::MAX)))
+        (0..region[2]).flat_map(move |z| {
+            (0..region[1]).map(move |y| self.row_offset(y, z).unwrap_or(usize::MAX))
+        })
     }
 }
 
@@ -294,37 +366,70 @@ impl Buffer {
         layout.check_pitches(region)?;
         match layout.extent(region) {
             Some(end) if end <= self.size() => Ok(()),
-            _ => Err(Error::OutOfBounds(format!("rectangle {region:?} at {layout:?} outside a buffer of {} bytes", self.size()))),
+            _ => Err(Error::OutOfBounds(format!(
+                "rectangle {region:?} at {layout:?} outside a buffer of {} bytes",
+                self.size()
+            ))),
         }
     }
 
     /// `clEnqueueReadBufferRect`: copies `region` from this buffer at `layout` to `host` at
     /// `host_layout`.
-    pub fn read_rect(&self, layout: &RectLayout, host: &mut [u8], host_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+    pub fn read_rect(
+        &self,
+        layout: &RectLayout,
+        host: &mut [u8],
+        host_layout: &RectLayout,
+        region: [usize; 3],
+    ) -> Result<()> {
         self.check_rect(layout, region)?;
         check_host_rect(host.len(), host_layout, region)?;
         let _guard = self.lock();
         for (src, dst) in layout.rows(region).zip(host_layout.rows(region)) {
             // SAFETY: every row lies within the buffer (check_rect); the lock is held.
-            unsafe { std::ptr::copy_nonoverlapping(self.inner.ptr.as_ptr().add(src), host[dst..].as_mut_ptr(), region[0]) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    self.inner.ptr.as_ptr().add(src),
+                    host[dst..].as_mut_ptr(),
+                    region[0],
+                )
+            };
         }
         Ok(())
     }
 
     /// `clEnqueueWriteBufferRect`.
-    pub fn write_rect(&self, layout: &RectLayout, host: &[u8], host_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+    pub fn write_rect(
+        &self,
+        layout: &RectLayout,
+        host: &[u8],
+        host_layout: &RectLayout,
+        region: [usize; 3],
+    ) -> Result<()> {
         self.check_rect(layout, region)?;
         check_host_rect(host.len(), host_layout, region)?;
         let _guard = self.lock();
         for (dst, src) in layout.rows(region).zip(host_layout.rows(region)) {
             // SAFETY: as in `read_rect`.
-            unsafe { std::ptr::copy_nonoverlapping(host[src..].as_ptr(), self.inner.ptr.as_ptr().add(dst), region[0]) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    host[src..].as_ptr(),
+                    self.inner.ptr.as_ptr().add(dst),
+                    region[0],
+                )
+            };
         }
         Ok(())
     }
 
     /// `clEnqueueCopyBufferRect`: from `src` at `src_layout` to this buffer at `layout`.
-    pub fn copy_rect_from(&self, layout: &RectLayout, src: &Buffer, src_layout: &RectLayout, region: [usize; 3]) -> Result<()> {
+    pub fn copy_rect_from(
+        &self,
+        layout: &RectLayout,
+        src: &Buffer,
+        src_layout: &RectLayout,
+        region: [usize; 3],
+    ) -> Result<()> {
         self.check_rect(layout, region)?;
         src.check_rect(src_layout, region)?;
         let packed = RectLayout::new([0; 3], 0, 0, region);
@@ -338,6 +443,8 @@ fn check_host_rect(len: usize, layout: &RectLayout, region: [usize; 3]) -> Resul
     layout.check_pitches(region)?;
     match layout.extent(region) {
         Some(end) if end <= len => Ok(()),
-        _ => Err(Error::OutOfBounds(format!("host rectangle {region:?} at {layout:?} outside {len} bytes"))),
+        _ => Err(Error::OutOfBounds(format!(
+            "host rectangle {region:?} at {layout:?} outside {len} bytes"
+        ))),
     }
 }

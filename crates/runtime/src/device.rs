@@ -15,7 +15,9 @@ pub struct Platform {
 impl Platform {
     /// The platform, with the device sized to this machine.
     pub fn get() -> Platform {
-        Platform { device: Arc::new(Device::host_cpu()) }
+        Platform {
+            device: Arc::new(Device::host_cpu()),
+        }
     }
 
     pub fn name(&self) -> &'static str {
@@ -80,10 +82,14 @@ impl Device {
             local_mem_size: 64 << 10,
             max_mem_alloc_size: (global_mem_size / 4).max(128 << 20),
             max_constant_buffer_size: 64 << 10,
-            extensions: ["cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_il_program"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            extensions: [
+                "cl_khr_byte_addressable_store",
+                "cl_khr_fp64",
+                "cl_khr_il_program",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             // The memory orders and scopes are those of CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES and
             // CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: a CPU provides all of them (host atomics and fences).
             features: [

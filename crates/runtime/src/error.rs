@@ -10,6 +10,13 @@ pub enum Error {
     /// The build log says why.
     #[error("build failed:\n{0}")]
     BuildProgramFailure(String),
+    #[error("compilation failed:\n{0}")]
+    CompileProgramFailure(String),
+    /// The log, and the program object (whose build log holds it) that `clLinkProgram` returns.
+    #[error("link failed:\n{0}")]
+    LinkProgramFailure(String, crate::Program),
+    #[error("invalid program: {0}")]
+    InvalidProgram(String),
     #[error("the program has not been built successfully")]
     InvalidProgramExecutable,
     #[error("invalid binary (SPIR-V module): {0}")]
@@ -50,6 +57,9 @@ impl Error {
             Error::InvalidBuildOptions(_) => -43,
             Error::BuildProgramFailure(_) => -11,
             Error::InvalidProgramExecutable => -45,
+            Error::CompileProgramFailure(_) => -15,
+            Error::LinkProgramFailure(..) => -17,
+            Error::InvalidProgram(_) => -44,
             Error::InvalidBinary(_) => -42,
             Error::InvalidKernelName(_) => -46,
             Error::InvalidArgIndex(_) => -49,

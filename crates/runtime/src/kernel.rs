@@ -50,7 +50,12 @@ pub struct Kernel {
 impl Kernel {
     pub(crate) fn new(program: Program, executable: Arc<Executable>, index: usize) -> Kernel {
         let count = executable.kir.kernels[index].args.len();
-        Kernel { program, executable, index, args: Arc::new(Mutex::new(vec![None; count])) }
+        Kernel {
+            program,
+            executable,
+            index,
+            args: Arc::new(Mutex::new(vec![None; count])),
+        }
     }
 
     fn desc(&self) -> &kir::Kernel {
@@ -76,19 +81,32 @@ impl Kernel {
 
     /// Argument `index`'s description.
     pub fn arg_info(&self, index: u32) -> Result<ArgInfo> {
-        let arg = self.desc().args.get(index as usize).ok_or(Error::InvalidArgIndex(index))?;
+        let arg = self
+            .desc()
+            .args
+            .get(index as usize)
+            .ok_or(Error::InvalidArgIndex(index))?;
         let kind = match &arg.kind {
             kir::ArgKind::Buffer(kir::AddrSpace::Constant) => ArgKind::Constant,
             kir::ArgKind::Buffer(_) => ArgKind::Global,
             kir::ArgKind::LocalPtr => ArgKind::Local,
-            kir::ArgKind::Value { size, .. } => ArgKind::Value { size: *size as usize },
+            kir::ArgKind::Value { size, .. } => ArgKind::Value {
+                size: *size as usize,
+            },
             kir::ArgKind::Sampler => ArgKind::Sampler,
         };
-        Ok(ArgInfo { name: arg.name.clone(), type_name: arg.type_name.clone(), kind })
+        Ok(ArgInfo {
+            name: arg.name.clone(),
+            type_name: arg.type_name.clone(),
+            kind,
+        })
     }
 
     fn set(&self, index: u32, value: ArgValue) {
-        let mut args = self.args.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         args[index as usize] = Some(value);
     }
 
@@ -97,10 +115,16 @@ impl Kernel {
         match self.arg_info(index)?.kind {
             ArgKind::Global | ArgKind::Constant => {}
             other => {
-                return Err(Error::InvalidArgValue { index, reason: format!("a buffer given for a {other:?} argument") })
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: format!("a buffer given for a {other:?} argument"),
+                })
             }
         }
-        self.set(index, buffer.map_or(ArgValue::Null, |b| ArgValue::Buffer(b.clone())));
+        self.set(
+            index,
+            buffer.map_or(ArgValue::Null, |b| ArgValue::Buffer(b.clone())),
+        );
         Ok(())
     }
 
@@ -111,12 +135,18 @@ impl Kernel {
             ArgKind::Value { size } => {
                 return Err(Error::InvalidArgSize {
                     index,
-                    reason: format!("{} bytes given for an argument of {size} bytes", bytes.len()),
+                    reason: format!(
+                        "{} bytes given for an argument of {size} bytes",
+                        bytes.len()
+                    ),
                 })
             }
             ArgKind::Sampler if bytes.len() == 4 => {}
             other => {
-                return Err(Error::InvalidArgValue { index, reason: format!("a value given for a {other:?} argument") })
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: format!("a value given for a {other:?} argument"),
+                })
             }
         }
         self.set(index, ArgValue::Bytes(bytes.to_vec()));
@@ -126,10 +156,16 @@ impl Kernel {
     /// Sets a `__local` pointer argument to `size` bytes of local memory per work-group.
     pub fn set_arg_local(&self, index: u32, size: usize) -> Result<()> {
         if self.arg_info(index)?.kind != ArgKind::Local {
-            return Err(Error::InvalidArgValue { index, reason: "a local size given for a non-local argument".into() });
+            return Err(Error::InvalidArgValue {
+                index,
+                reason: "a local size given for a non-local argument".into(),
+            });
         }
         if size == 0 {
-            return Err(Error::InvalidArgSize { index, reason: "local memory size 0".into() });
+            return Err(Error::InvalidArgSize {
+                index,
+                reason: "local memory size 0".into(),
+            });
         }
         self.set(index, ArgValue::Local(size));
         Ok(())
@@ -137,8 +173,13 @@ impl Kernel {
 
     /// The argument values, or the indices of the ones not set.
     pub(crate) fn arg_values(&self) -> Result<Vec<ArgValue>> {
-        let args = self.args.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let missing: Vec<u32> = (0..args.len() as u32).filter(|&i| args[i as usize].is_none()).collect();
+        let args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let missing: Vec<u32> = (0..args.len() as u32)
+            .filter(|&i| args[i as usize].is_none())
+            .collect();
         if !missing.is_empty() {
             return Err(Error::InvalidKernelArgs(missing));
         }
@@ -153,7 +194,59 @@ impl Kernel {
         self.executable.uniform_work_groups
     }
 
+    pub(crate) fn program_globals(&self) -> &exec::ProgramGlobals {
+        &self.executable.globals
+    }
+
     pub(crate) fn index(&self) -> usize {
         self.index
+    }
+}
+
+impl Kernel {
+    /// `clCloneKernel` (API 5.9.1): a new kernel object with a copy of the argument values set so
+    /// far; later changes to either do not affect the other. Also how a command captures the
+    /// arguments at enqueue time.
+    pub fn duplicate(&self) -> Kernel {
+        let args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        Kernel {
+            program: self.program.clone(),
+            executable: self.executable.clone(),
+            index: self.index,
+            args: Arc::new(Mutex::new(args)),
+        }
+    }
+
+    /// `work_group_size_hint`, if the kernel has one.
+    pub fn work_group_size_hint(&self) -> Option<[u32; 3]> {
+        self.desc().work_group_size_hint
+    }
+
+    /// Has argument `index` been given a value?
+    pub fn is_arg_set(&self, index: u32) -> bool {
+        let args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        matches!(args.get(index as usize), Some(Some(_)))
+    }
+
+    /// The bytes of local memory the `__local` pointer arguments set so far ask for
+    /// (`CL_KERNEL_LOCAL_MEM_SIZE` counts these plus the kernel's own `__local` variables).
+    pub fn local_arg_bytes(&self) -> u64 {
+        let args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        args.iter()
+            .map(|a| match a {
+                Some(ArgValue::Local(size)) => *size as u64,
+                _ => 0,
+            })
+            .sum()
     }
 }

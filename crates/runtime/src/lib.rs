@@ -12,6 +12,7 @@
 //! already complete and carries its profiling times.
 
 mod buffer;
+pub mod commands;
 mod context;
 mod device;
 mod error;
@@ -24,7 +25,7 @@ pub use context::Context;
 pub use device::{Device, Platform};
 pub use error::Error;
 pub use kernel::{ArgInfo, ArgKind, Kernel};
-pub use program::{BuildStatus, Program};
+pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{Event, NdRange, ProfilingInfo, Queue};
 
 /// A result of this crate.

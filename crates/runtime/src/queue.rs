@@ -84,7 +84,10 @@ pub struct Queue {
 
 impl Queue {
     pub fn new(context: &Context) -> Queue {
-        Queue { context: context.clone(), threads: 0 }
+        Queue {
+            context: context.clone(),
+            threads: 0,
+        }
     }
 
     /// Limits kernels to `threads` worker threads (0: all compute units).
@@ -102,7 +105,14 @@ impl Queue {
         let start = now_ns();
         command()?;
         let end = now_ns();
-        Ok(Event { profiling: ProfilingInfo { queued, submit: queued, start, end } })
+        Ok(Event {
+            profiling: ProfilingInfo {
+                queued,
+                submit: queued,
+                start,
+                end,
+            },
+        })
     }
 
     /// `clEnqueueWriteBuffer`.
@@ -116,12 +126,25 @@ impl Queue {
     }
 
     /// `clEnqueueCopyBuffer`.
-    pub fn copy_buffer(&self, src: &Buffer, dst: &Buffer, src_offset: usize, dst_offset: usize, len: usize) -> Result<Event> {
+    pub fn copy_buffer(
+        &self,
+        src: &Buffer,
+        dst: &Buffer,
+        src_offset: usize,
+        dst_offset: usize,
+        len: usize,
+    ) -> Result<Event> {
         self.timed(|| dst.copy_from(dst_offset, src, src_offset, len))
     }
 
     /// `clEnqueueFillBuffer`.
-    pub fn fill_buffer(&self, buffer: &Buffer, pattern: &[u8], offset: usize, len: usize) -> Result<Event> {
+    pub fn fill_buffer(
+        &self,
+        buffer: &Buffer,
+        pattern: &[u8],
+        offset: usize,
+        len: usize,
+    ) -> Result<Event> {
         self.timed(|| buffer.fill(pattern, offset, len))
     }
 
@@ -135,7 +158,10 @@ impl Queue {
             return Err(Error::InvalidWorkDimension(range.work_dim));
         }
         for d in 0..dims {
-            if range.global_size[d].checked_add(range.global_offset[d]).is_none() {
+            if range.global_size[d]
+                .checked_add(range.global_offset[d])
+                .is_none()
+            {
                 return Err(Error::InvalidGlobalWorkSize(format!(
                     "global size plus offset overflows size_t in dimension {d}"
                 )));
@@ -187,7 +213,14 @@ impl Queue {
         };
         let engine = exec::Interpreter::default();
         let event = self.timed(|| {
-            exec::Engine::run(&engine, &launch)?;
+            let stats = exec::Engine::run_with_globals(&engine, &launch, kernel.program_globals())?;
+            // printf output appears when the kernel completes (OpenCL C 2.0 6.13.13).
+            if !stats.printf.is_empty() {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&stats.printf);
+                let _ = out.flush();
+            }
             Ok(())
         });
         drop(guards);
@@ -223,7 +256,10 @@ impl Queue {
         };
         let mut total = 1usize;
         for d in 0..dims {
-            if kernel.requires_uniform_work_groups() && local[d] != 0 && range.global_size[d] % local[d] != 0 {
+            if kernel.requires_uniform_work_groups()
+                && local[d] != 0
+                && range.global_size[d] % local[d] != 0
+            {
                 return Err(Error::InvalidWorkGroupSize(format!(
                     "global size {} is not a multiple of the local size {} in dimension {d}, and the program \
                      requires uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)",
@@ -250,5 +286,29 @@ impl Queue {
         let mut out = [1usize; 3];
         out[..dims].copy_from_slice(&local[..dims]);
         Ok(out)
+    }
+}
+
+impl Queue {
+    /// The checks `clEnqueueNDRangeKernel` makes before it queues a launch: the work dimension,
+    /// the sizes, the work-group size and that every argument is set. Returns the work-group size
+    /// a launch would use.
+    pub fn check_nd_range(&self, kernel: &Kernel, range: &NdRange) -> Result<[usize; 3]> {
+        let dims = range.work_dim as usize;
+        if !(1..=3).contains(&dims) {
+            return Err(Error::InvalidWorkDimension(range.work_dim));
+        }
+        for d in 0..dims {
+            if range.global_size[d]
+                .checked_add(range.global_offset[d])
+                .is_none()
+            {
+                return Err(Error::InvalidGlobalWorkSize(format!(
+                    "global size plus offset overflows size_t in dimension {d}"
+                )));
+            }
+        }
+        kernel.arg_values()?;
+        self.choose_local_size(kernel, range)
     }
 }

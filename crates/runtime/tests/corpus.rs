@@ -29,8 +29,17 @@ fn repo_root() -> PathBuf {
 
 #[derive(Clone, Debug)]
 enum Arg {
-    Buffer { elem: Elem, lanes: usize, count: usize, gen: String },
-    Value { elem: Elem, lanes: usize, values: Vec<String> },
+    Buffer {
+        elem: Elem,
+        lanes: usize,
+        count: usize,
+        gen: String,
+    },
+    Value {
+        elem: Elem,
+        lanes: usize,
+        values: Vec<String>,
+    },
     Local(usize),
 }
 
@@ -73,7 +82,11 @@ fn parse_type(name: &str) -> (Elem, usize) {
         "double" => Elem::F(8),
         _ => panic!("corpus: unknown type {name}"),
     };
-    let lanes: usize = if digits.is_empty() { 1 } else { digits.parse().expect("vector width") };
+    let lanes: usize = if digits.is_empty() {
+        1
+    } else {
+        digits.parse().expect("vector width")
+    };
     (elem, if lanes == 3 { 4 } else { lanes })
 }
 
@@ -90,7 +103,9 @@ struct Case {
 }
 
 fn dims(text: &str) -> Vec<usize> {
-    text.split(',').map(|v| v.trim().parse().expect("corpus: bad size")).collect()
+    text.split(',')
+        .map(|v| v.trim().parse().expect("corpus: bad size"))
+        .collect()
 }
 
 fn parse_case(name: &str) -> Case {
@@ -108,7 +123,9 @@ fn parse_case(name: &str) -> Case {
         ulp: 0,
     };
     for line in text.lines().filter_map(|l| l.strip_prefix("//!")) {
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         let value = value.trim();
         match key.trim() {
             "kernel" => case.kernel = value.to_string(),
@@ -128,16 +145,28 @@ fn parse_case(name: &str) -> Case {
                 } else if let Some((ty, count)) = ty.split_once('[') {
                     let (elem, lanes) = parse_type(ty);
                     let count = count.trim_end_matches(']').parse().expect("count");
-                    Arg::Buffer { elem, lanes, count, gen: rest.to_string() }
+                    Arg::Buffer {
+                        elem,
+                        lanes,
+                        count,
+                        gen: rest.to_string(),
+                    }
                 } else {
                     let (elem, lanes) = parse_type(ty);
-                    Arg::Value { elem, lanes, values: rest.split(',').map(|s| s.trim().to_string()).collect() }
+                    Arg::Value {
+                        elem,
+                        lanes,
+                        values: rest.split(',').map(|s| s.trim().to_string()).collect(),
+                    }
                 });
             }
             _ => {}
         }
     }
-    assert!(!case.kernel.is_empty() && !case.global.is_empty(), "{name}: header lacks kernel/global");
+    assert!(
+        !case.kernel.is_empty() && !case.global.is_empty(),
+        "{name}: header lacks kernel/global"
+    );
     case
 }
 
@@ -177,8 +206,17 @@ fn parse_value(elem: Elem, text: &str) -> Vec<u8> {
     }
 }
 
-fn generate(case: &Case, index: usize, elem: Elem, lanes: usize, count: usize, gen: &str) -> Vec<u8> {
-    let seed = case.name.bytes().fold(0x9e37_79b9_7f4a_7c15u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+fn generate(
+    case: &Case,
+    index: usize,
+    elem: Elem,
+    lanes: usize,
+    count: usize,
+    gen: &str,
+) -> Vec<u8> {
+    let seed = case.name.bytes().fold(0x9e37_79b9_7f4a_7c15u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
     let mut rng = Rng(seed ^ (index as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93) | 1);
     let n = count * lanes;
     let mut out = Vec::with_capacity(n * elem.size());
@@ -190,7 +228,10 @@ fn generate(case: &Case, index: usize, elem: Elem, lanes: usize, count: usize, g
             g if g.starts_with("rand(") => {
                 let inner = g.trim_start_matches("rand(").trim_end_matches(')');
                 let (lo, hi) = inner.split_once(',').expect("rand(LO,HI)");
-                let (lo, hi): (f64, f64) = (lo.trim().parse().expect("lo"), hi.trim().parse().expect("hi"));
+                let (lo, hi): (f64, f64) = (
+                    lo.trim().parse().expect("lo"),
+                    hi.trim().parse().expect("hi"),
+                );
                 let u = rng.unit();
                 let v = lo + (hi - lo) * u;
                 encode(elem, v, (lo + ((hi - lo + 1.0) * u).floor()) as i64 as u64)
@@ -206,7 +247,14 @@ fn npy_bytes(descr: &str, shape: &[usize], data: &[u8]) -> Vec<u8> {
     let shape = if shape.len() == 1 {
         format!("({},)", shape[0])
     } else {
-        format!("({})", shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
+        format!(
+            "({})",
+            shape
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     };
     let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     let unpadded = 10 + header.len() + 1;
@@ -230,12 +278,28 @@ fn inputs(case: &Case) -> Vec<Vec<u8>> {
         .iter()
         .enumerate()
         .map(|(i, arg)| match arg {
-            Arg::Buffer { elem, lanes, count, gen } => generate(case, i, *elem, *lanes, *count, gen),
-            Arg::Value { elem, lanes, values } => {
+            Arg::Buffer {
+                elem,
+                lanes,
+                count,
+                gen,
+            } => generate(case, i, *elem, *lanes, *count, gen),
+            Arg::Value {
+                elem,
+                lanes,
+                values,
+            } => {
                 let mut bytes = Vec::new();
                 for lane in 0..*lanes {
                     let text = values.get(lane).or(values.first()).expect("value");
-                    bytes.extend(parse_value(*elem, if lane < values.len() || values.len() == 1 { text } else { "0" }));
+                    bytes.extend(parse_value(
+                        *elem,
+                        if lane < values.len() || values.len() == 1 {
+                            text
+                        } else {
+                            "0"
+                        },
+                    ));
                 }
                 bytes
             }
@@ -245,8 +309,14 @@ fn inputs(case: &Case) -> Vec<Vec<u8>> {
 }
 
 /// Runs the case on oxcl from a program; returns the final contents of every buffer argument.
-fn run_oxcl(case: &Case, program: Program, inputs: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, String> {
-    program.build(&case.options).map_err(|e| format!("build: {e}"))?;
+fn run_oxcl(
+    case: &Case,
+    program: Program,
+    inputs: &[Vec<u8>],
+) -> Result<Vec<Option<Vec<u8>>>, String> {
+    program
+        .build(&case.options)
+        .map_err(|e| format!("build: {e}"))?;
     let kernel = program.kernel(&case.kernel).map_err(|e| e.to_string())?;
     let context = program.context().clone();
     let mut buffers = Vec::new();
@@ -254,22 +324,31 @@ fn run_oxcl(case: &Case, program: Program, inputs: &[Vec<u8>]) -> Result<Vec<Opt
         let index = i as u32;
         match arg {
             Arg::Buffer { .. } => {
-                let b = Buffer::from_slice(&context, MemFlags::default(), &inputs[i]).map_err(|e| e.to_string())?;
-                kernel.set_arg_buffer(index, Some(&b)).map_err(|e| format!("arg {i}: {e}"))?;
+                let b = Buffer::from_slice(&context, MemFlags::default(), &inputs[i])
+                    .map_err(|e| e.to_string())?;
+                kernel
+                    .set_arg_buffer(index, Some(&b))
+                    .map_err(|e| format!("arg {i}: {e}"))?;
                 buffers.push(Some(b));
             }
             Arg::Value { .. } => {
-                kernel.set_arg_bytes(index, &inputs[i]).map_err(|e| format!("arg {i}: {e}"))?;
+                kernel
+                    .set_arg_bytes(index, &inputs[i])
+                    .map_err(|e| format!("arg {i}: {e}"))?;
                 buffers.push(None);
             }
             Arg::Local(size) => {
-                kernel.set_arg_local(index, *size).map_err(|e| format!("arg {i}: {e}"))?;
+                kernel
+                    .set_arg_local(index, *size)
+                    .map_err(|e| format!("arg {i}: {e}"))?;
                 buffers.push(None);
             }
         }
     }
     let range = NdRange::new(&case.global, case.local.as_deref(), case.offset.as_deref());
-    Queue::new(&context).nd_range(&kernel, &range).map_err(|e| format!("run: {e}"))?;
+    Queue::new(&context)
+        .nd_range(&kernel, &range)
+        .map_err(|e| format!("run: {e}"))?;
     Ok(buffers.into_iter().map(|b| b.map(|b| b.to_vec())).collect())
 }
 
@@ -278,7 +357,10 @@ fn context() -> Context {
 }
 
 fn tool(name: &str) -> bool {
-    Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new(name)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// SPIR-V for the case from clang-15 + llvm-spirv-15, or why not.
@@ -286,12 +368,24 @@ fn clang_spirv(case: &Case, dir: &Path) -> Result<Vec<u8>, String> {
     let bc = dir.join("k.bc");
     let spv = dir.join("k.spv");
     let mut clang = Command::new("clang-15");
-    clang.args(["-c", "-target", "spir64", "-cl-std=CL2.0", "-O0", "-emit-llvm", "-Xclang", "-finclude-default-header"]);
+    clang.args([
+        "-c",
+        "-target",
+        "spir64",
+        "-cl-std=CL2.0",
+        "-O0",
+        "-emit-llvm",
+        "-Xclang",
+        "-finclude-default-header",
+    ]);
     clang.args(case.options.split_whitespace());
     clang.arg("-o").arg(&bc).arg(&case.path);
     let out = clang.output().map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("clang-15 failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "clang-15 failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let out = Command::new("llvm-spirv-15")
         .arg("--spirv-max-version=1.2")
@@ -301,33 +395,74 @@ fn clang_spirv(case: &Case, dir: &Path) -> Result<Vec<u8>, String> {
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("llvm-spirv-15 failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "llvm-spirv-15 failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     std::fs::read(&spv).map_err(|e| e.to_string())
 }
 
 /// PoCL's results, `Ok(None)` when PoCL is not installed.
-fn run_pocl(case: &Case, inputs: &[Vec<u8>], dir: &Path) -> Result<Option<Vec<Option<Vec<u8>>>>, String> {
-    let mut job = format!("global {}\n", case.global.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+fn run_pocl(
+    case: &Case,
+    inputs: &[Vec<u8>],
+    dir: &Path,
+) -> Result<Option<Vec<Option<Vec<u8>>>>, String> {
+    let mut job = format!(
+        "global {}\n",
+        case.global
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     if let Some(local) = &case.local {
-        job += &format!("local {}\n", local.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+        job += &format!(
+            "local {}\n",
+            local
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
     }
     if let Some(offset) = &case.offset {
-        job += &format!("offset {}\n", offset.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+        job += &format!(
+            "offset {}\n",
+            offset
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
     }
     if !case.options.is_empty() {
         job += &format!("options {}\n", case.options);
     }
     for (i, arg) in case.args.iter().enumerate() {
         match arg {
-            Arg::Buffer { elem, lanes, count, .. } => {
+            Arg::Buffer {
+                elem, lanes, count, ..
+            } => {
                 let path = dir.join(format!("in_{i}.npy"));
-                let shape = if *lanes == 1 { vec![*count] } else { vec![*count, *lanes] };
-                std::fs::write(&path, npy_bytes(&elem.descr(), &shape, &inputs[i])).map_err(|e| e.to_string())?;
+                let shape = if *lanes == 1 {
+                    vec![*count]
+                } else {
+                    vec![*count, *lanes]
+                };
+                std::fs::write(&path, npy_bytes(&elem.descr(), &shape, &inputs[i]))
+                    .map_err(|e| e.to_string())?;
                 job += &format!("arg buffer {}\n", path.display());
             }
             Arg::Value { .. } => {
-                job += &format!("arg value {}\n", inputs[i].iter().map(|b| format!("{b:02x}")).collect::<String>())
+                job += &format!(
+                    "arg value {}\n",
+                    inputs[i]
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect::<String>()
+                )
             }
             Arg::Local(size) => job += &format!("arg local {size}\n"),
         }
@@ -344,17 +479,25 @@ fn run_pocl(case: &Case, inputs: &[Vec<u8>], dir: &Path) -> Result<Option<Vec<Op
         Err(_) => return Ok(None),
     };
     if out.status.code() == Some(3) {
-        eprintln!("{}: {}", case.name, String::from_utf8_lossy(&out.stderr).trim());
+        eprintln!(
+            "{}: {}",
+            case.name,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
         return Ok(None);
     }
     if !out.status.success() {
-        return Err(format!("PoCL run failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "PoCL run failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let mut results = Vec::new();
     for (i, arg) in case.args.iter().enumerate() {
         results.push(match arg {
             Arg::Buffer { .. } => {
-                let bytes = std::fs::read(dir.join(format!("pocl_{i}.npy"))).map_err(|e| e.to_string())?;
+                let bytes =
+                    std::fs::read(dir.join(format!("pocl_{i}.npy"))).map_err(|e| e.to_string())?;
                 Some(npy_data(&bytes))
             }
             _ => None,
@@ -387,14 +530,24 @@ fn ulp_distance(elem: Elem, a: u64, b: u64) -> u64 {
 
 /// The first difference between two results of one buffer, as text.
 fn compare(case: &Case, index: usize, expected: &[u8], actual: &[u8]) -> Option<String> {
-    let Arg::Buffer { elem, .. } = case.args[index] else { return None };
+    let Arg::Buffer { elem, .. } = case.args[index] else {
+        return None;
+    };
     if expected.len() != actual.len() {
-        return Some(format!("argument {index}: {} bytes, expected {}", actual.len(), expected.len()));
+        return Some(format!(
+            "argument {index}: {} bytes, expected {}",
+            actual.len(),
+            expected.len()
+        ));
     }
     let size = elem.size();
     let mut bad = 0usize;
     let mut first = None;
-    for (i, (e, a)) in expected.chunks_exact(size).zip(actual.chunks_exact(size)).enumerate() {
+    for (i, (e, a)) in expected
+        .chunks_exact(size)
+        .zip(actual.chunks_exact(size))
+        .enumerate()
+    {
         let mut eb = [0u8; 8];
         let mut ab = [0u8; 8];
         eb[..size].copy_from_slice(e);
@@ -416,7 +569,11 @@ fn compare(case: &Case, index: usize, expected: &[u8], actual: &[u8]) -> Option<
             Elem::I(s, true) => format!("{}", ((bits << (64 - 8 * s)) as i64) >> (64 - 8 * s)),
             _ => format!("{bits:#x}"),
         };
-        format!("argument {index}: {bad} elements differ; first at element {i}: got {}, expected {}", show(a), show(e))
+        format!(
+            "argument {index}: {bad} elements differ; first at element {i}: got {}, expected {}",
+            show(a),
+            show(e)
+        )
     })
 }
 
@@ -429,7 +586,9 @@ fn check_case(name: &str) {
     let expected = match run_pocl(&case, &inputs, &dir) {
         Ok(Some(results)) => Some(results),
         Ok(None) => {
-            eprintln!("{name}: PoCL (python3-pyopencl) not available: results are not compared, only run");
+            eprintln!(
+                "{name}: PoCL (python3-pyopencl) not available: results are not compared, only run"
+            );
             None
         }
         Err(e) => panic!("{name}: {e}"),
@@ -438,7 +597,11 @@ fn check_case(name: &str) {
     let source = std::fs::read_to_string(&case.path).expect("source");
     let mut runs = vec![(
         "oxcl compiler",
-        run_oxcl(&case, Program::from_source(&context(), &source, &case.path.display().to_string()), &inputs),
+        run_oxcl(
+            &case,
+            Program::from_source(&context(), &source, &case.path.display().to_string()),
+            &inputs,
+        ),
     )];
     if tool("clang-15") && tool("llvm-spirv-15") {
         let result = clang_spirv(&case, &dir).and_then(|il| {

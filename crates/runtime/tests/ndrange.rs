@@ -17,7 +17,11 @@ fn build(source: &str, options: &str) -> Program {
 }
 
 fn read_u32(buffer: &Buffer) -> Vec<u32> {
-    buffer.to_vec().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    buffer
+        .to_vec()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 const IDS: &str = "__kernel void ids(__global uint *sizes, __global uint *ids) {
@@ -40,7 +44,9 @@ fn ids_kernel(options: &str) -> (Kernel, Buffer, Buffer) {
 fn non_uniform_work_groups_in_opencl_c_3_0() {
     let (kernel, sizes, ids) = ids_kernel("-cl-std=CL3.0");
     let queue = Queue::new(&context());
-    queue.nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None)).unwrap();
+    queue
+        .nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None))
+        .unwrap();
     // 15 full groups of 64 and a last group of 1000 - 960 = 40 work-items; 16 groups in all.
     let sizes = read_u32(&sizes);
     let ids = read_u32(&ids);
@@ -48,7 +54,11 @@ fn non_uniform_work_groups_in_opencl_c_3_0() {
         let (group, lid) = (i / 64, i % 64);
         let local = if group == 15 { 40 } else { 64 };
         assert_eq!(sizes[i as usize], local * 1000 + 64, "work-item {i}");
-        assert_eq!(ids[i as usize], group * 100000 + lid * 10 + 16, "work-item {i}");
+        assert_eq!(
+            ids[i as usize],
+            group * 100000 + lid * 10 + 16,
+            "work-item {i}"
+        );
     }
 }
 
@@ -60,16 +70,26 @@ fn opencl_c_1_2_programs_require_uniform_work_groups() {
     let b = Buffer::new(program.context(), MemFlags::default(), 4000).unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
     let queue = Queue::new(&context());
-    let err = queue.nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None)).unwrap_err();
+    let err = queue
+        .nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None))
+        .unwrap_err();
     assert!(matches!(err, Error::InvalidWorkGroupSize(_)), "{err}");
     assert_eq!(err.code(), -54); // CL_INVALID_WORK_GROUP_SIZE
-    // -cl-uniform-work-group-size makes a 3.0 program uniform too.
+                                 // -cl-uniform-work-group-size makes a 3.0 program uniform too.
     let program = build(src, "-cl-std=CL3.0 -cl-uniform-work-group-size");
     let kernel = program.kernel("k").unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
-    assert_eq!(queue.nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None)).unwrap_err().code(), -54);
+    assert_eq!(
+        queue
+            .nd_range(&kernel, &NdRange::new(&[1000], Some(&[64]), None))
+            .unwrap_err()
+            .code(),
+        -54
+    );
     // Without a local size the runtime picks one that divides the global size.
-    queue.nd_range(&kernel, &NdRange::new(&[1000], None, None)).unwrap();
+    queue
+        .nd_range(&kernel, &NdRange::new(&[1000], None, None))
+        .unwrap();
     assert!(b.to_vec().chunks_exact(4).all(|c| c == [1, 0, 0, 0]));
 }
 
@@ -83,8 +103,16 @@ fn reqd_work_group_size_is_used_and_enforced() {
     let b = Buffer::new(program.context(), MemFlags::default(), 64 * 4).unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
     let queue = Queue::new(&context());
-    assert_eq!(queue.nd_range(&kernel, &NdRange::new(&[64], Some(&[16]), None)).unwrap_err().code(), -54);
-    queue.nd_range(&kernel, &NdRange::new(&[64], None, None)).unwrap();
+    assert_eq!(
+        queue
+            .nd_range(&kernel, &NdRange::new(&[64], Some(&[16]), None))
+            .unwrap_err()
+            .code(),
+        -54
+    );
+    queue
+        .nd_range(&kernel, &NdRange::new(&[64], None, None))
+        .unwrap();
     assert!(read_u32(&b).iter().all(|&v| v == 8));
 }
 
@@ -92,19 +120,27 @@ fn reqd_work_group_size_is_used_and_enforced() {
 fn launch_errors_have_their_codes() {
     let (kernel, _, _) = ids_kernel("-cl-std=CL3.0");
     let queue = Queue::new(&context());
-    let bad_dim = NdRange { work_dim: 4, global_offset: [0; 3], global_size: [1; 3], local_size: None };
+    let bad_dim = NdRange {
+        work_dim: 4,
+        global_offset: [0; 3],
+        global_size: [1; 3],
+        local_size: None,
+    };
     assert_eq!(queue.nd_range(&kernel, &bad_dim).unwrap_err().code(), -53); // CL_INVALID_WORK_DIMENSION
     let too_big = NdRange::new(&[4096], Some(&[2048]), None);
     assert_eq!(queue.nd_range(&kernel, &too_big).unwrap_err().code(), -54);
     let overflow = NdRange::new(&[usize::MAX], None, Some(&[2]));
     assert_eq!(queue.nd_range(&kernel, &overflow).unwrap_err().code(), -63); // CL_INVALID_GLOBAL_WORK_SIZE
-    // A global size of 0 trivially succeeds on an OpenCL 2.1+ device.
-    queue.nd_range(&kernel, &NdRange::new(&[0], None, None)).unwrap();
+                                                                             // A global size of 0 trivially succeeds on an OpenCL 2.1+ device.
+    queue
+        .nd_range(&kernel, &NdRange::new(&[0], None, None))
+        .unwrap();
 }
 
 #[test]
 fn kernel_argument_errors_have_their_codes() {
-    let src = "__kernel void k(__global float *p, float4 v, __local int *l) { p[0] = v.x; l[0] = 1; }";
+    let src =
+        "__kernel void k(__global float *p, float4 v, __local int *l) { p[0] = v.x; l[0] = 1; }";
     let program = build(src, "");
     assert_eq!(program.kernel_names().unwrap(), vec!["k".to_string()]);
     assert_eq!(program.kernel("nope").unwrap_err().code(), -46); // CL_INVALID_KERNEL_NAME
@@ -112,16 +148,32 @@ fn kernel_argument_errors_have_their_codes() {
     assert_eq!(kernel.num_args(), 3);
     let queue = Queue::new(&context());
     // Nothing set yet: CL_INVALID_KERNEL_ARGS.
-    assert_eq!(queue.nd_range(&kernel, &NdRange::new(&[1], None, None)).unwrap_err().code(), -52);
+    assert_eq!(
+        queue
+            .nd_range(&kernel, &NdRange::new(&[1], None, None))
+            .unwrap_err()
+            .code(),
+        -52
+    );
     assert_eq!(kernel.set_arg_bytes(3, &[0; 4]).unwrap_err().code(), -49); // CL_INVALID_ARG_INDEX
     assert_eq!(kernel.set_arg_bytes(1, &[0; 12]).unwrap_err().code(), -51); // float4 is 16 bytes
     assert_eq!(kernel.set_arg_local(2, 0).unwrap_err().code(), -51);
     assert_eq!(kernel.set_arg_local(0, 16).unwrap_err().code(), -50); // CL_INVALID_ARG_VALUE
     let b = Buffer::new(program.context(), MemFlags::default(), 4).unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
-    kernel.set_arg_bytes(1, &[1.5f32, 2.0, 3.0, 4.0].iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<_>>()).unwrap();
+    kernel
+        .set_arg_bytes(
+            1,
+            &[1.5f32, 2.0, 3.0, 4.0]
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
     kernel.set_arg_local(2, 64).unwrap();
-    queue.nd_range(&kernel, &NdRange::new(&[1], None, None)).unwrap();
+    queue
+        .nd_range(&kernel, &NdRange::new(&[1], None, None))
+        .unwrap();
     assert_eq!(b.to_vec(), 1.5f32.to_le_bytes());
 }
 
@@ -132,7 +184,9 @@ fn out_of_bounds_kernels_fail_with_an_error() {
     let kernel = program.kernel("k").unwrap();
     let b = Buffer::new(program.context(), MemFlags::default(), 16).unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
-    let err = Queue::new(&context()).nd_range(&kernel, &NdRange::new(&[4], None, None)).unwrap_err();
+    let err = Queue::new(&context())
+        .nd_range(&kernel, &NdRange::new(&[4], None, None))
+        .unwrap_err();
     assert!(matches!(err, Error::Execution(_)), "{err}");
 }
 
@@ -141,7 +195,11 @@ fn build_failures_keep_the_log() {
     let program = Program::from_source(&context(), "__kernel void k() { int x = y; }", "bad.cl");
     let err = program.build("").unwrap_err();
     assert_eq!(err.code(), -11); // CL_BUILD_PROGRAM_FAILURE
-    assert!(program.build_log().contains("bad.cl:1:29: error:"), "{}", program.build_log());
+    assert!(
+        program.build_log().contains("bad.cl:1:29: error:"),
+        "{}",
+        program.build_log()
+    );
     assert_eq!(program.build_status(), runtime::BuildStatus::Error);
     assert_eq!(program.kernel("k").unwrap_err().code(), -45); // CL_INVALID_PROGRAM_EXECUTABLE
     assert_eq!(program.build("-cl-std=CL9.9").unwrap_err().code(), -43); // CL_INVALID_BUILD_OPTIONS
@@ -150,7 +208,12 @@ fn build_failures_keep_the_log() {
 #[test]
 fn buffers_read_write_copy_fill() {
     let ctx = context();
-    assert_eq!(Buffer::new(&ctx, MemFlags::default(), 0).unwrap_err().code(), -61); // CL_INVALID_BUFFER_SIZE
+    assert_eq!(
+        Buffer::new(&ctx, MemFlags::default(), 0)
+            .unwrap_err()
+            .code(),
+        -61
+    ); // CL_INVALID_BUFFER_SIZE
     let a = Buffer::from_slice(&ctx, MemFlags::default(), &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
     let b = Buffer::new(&ctx, MemFlags::default(), 8).unwrap();
     let queue = Queue::new(&ctx);

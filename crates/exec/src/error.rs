@@ -1,0 +1,113 @@
+//! `ExecError`: why a launch failed. Errors raised inside a kernel name the kernel, the
+//! work-item (global id) and where in the IR it happened (`fn1 "name" inst7`).
+//!
+//! Undefined behaviour that SPIR-V lets engines resolve arbitrarily is not an error: integer
+//! division by zero yields 0, out-of-range shifts are masked, out-of-range lane indices read 0.
+
+use kir::AddrSpace;
+
+/// A failed launch.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("kernel index {0} does not exist")]
+    NoSuchKernel(usize),
+    #[error("kernel `{kernel}`: {given} arguments given, {expected} expected")]
+    ArgCount {
+        kernel: String,
+        expected: usize,
+        given: usize,
+    },
+    #[error("kernel `{kernel}`: argument {index}: {reason}")]
+    BadArgument {
+        kernel: String,
+        index: usize,
+        reason: String,
+    },
+    #[error("bad ND-range: {0}")]
+    BadNdRange(String),
+    #[error(
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: out-of-bounds {access} of {size} bytes at offset {offset} of a {len}-byte {space} region"
+    )]
+    OutOfBounds {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        access: &'static str,
+        space: AddrSpace,
+        offset: u64,
+        size: u64,
+        len: u64,
+    },
+    #[error("kernel `{kernel}`, work-item {global_id:?}, {at}: {access} through an invalid pointer {pointer:#x} ({reason})")]
+    InvalidPointer {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        access: &'static str,
+        pointer: u64,
+        reason: &'static str,
+    },
+    #[error("kernel `{kernel}`, work-item {global_id:?}, {at}: atomic access at misaligned offset {offset} of {space} memory")]
+    MisalignedAtomic {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        space: AddrSpace,
+        offset: u64,
+    },
+    #[error(
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by local work-item {other:?} since the last barrier"
+    )]
+    DataRace {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        access: &'static str,
+        offset: u64,
+        /// The other work-item's local linear index (`None`: several readers).
+        other: Option<u32>,
+    },
+    #[error("kernel `{kernel}`, work-group {group_id:?}: barrier divergence: {detail}")]
+    BarrierDivergence {
+        kernel: String,
+        group_id: [u64; 3],
+        detail: String,
+    },
+    #[error("kernel `{kernel}`, work-item {global_id:?}, {at}: reached `unreachable`")]
+    Unreachable {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+    },
+    #[error(
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: call depth limit ({limit}) exceeded"
+    )]
+    CallDepth {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        limit: usize,
+    },
+    #[error("kernel `{kernel}`, work-item {global_id:?}, {at}: not supported yet: {what}")]
+    Unsupported {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        what: String,
+    },
+    #[error("kernel `{kernel}`: the ProgramGlobals were made for another module")]
+    ProgramGlobalsMismatch { kernel: String },
+    #[error("kernel `{kernel}`, work-item {global_id:?}, {at}: step limit ({limit} instructions) reached")]
+    StepLimit {
+        kernel: String,
+        global_id: [u64; 3],
+        at: String,
+        limit: u64,
+    },
+    #[error("kernel `{kernel}`, {at}: malformed IR (run the verifier): {what}")]
+    Malformed {
+        kernel: String,
+        at: String,
+        what: String,
+    },
+}

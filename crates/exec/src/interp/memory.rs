@@ -1,0 +1,500 @@
+//! Memory of a run and bounds-checked access to it.
+//!
+//! A pointer is `tag << offset_bits | offset`: the tag names a region, the offset is a byte
+//! offset into it. Tags come in three classes (`n = 2^tag_bits`):
+//! - `0`: the null region (every access faults);
+//! - `1 .. n/4`: shared regions, the same for every work-item of the run: global and constant
+//!   buffers passed as arguments and program-scope variables, living in memory that outlives the
+//!   run (`SharedRegion` holds raw pointers; see the crate's safety contract);
+//! - `n/4 .. n/2`: local regions of the executing work-group (`__local` variables, then `Local`
+//!   arguments);
+//! - `n/2 .. n`: private regions of the executing work-item (module `Private` variables, then
+//!   `stackalloc`s, freed when their function returns).
+//!
+//! With 64-bit addressing tags have 16 bits and offsets 48; with 32-bit addressing 8 and 24
+//! (regions of at most 16 MiB). Pointer arithmetic (`ptradd`) changes only the offset, wrapping
+//! inside the offset bits, so it can never move a pointer into another region. Every access
+//! checks that `offset + size` lies inside the region and reports a `Fault` otherwise.
+//!
+//! Local and private regions are touched only by the thread running their work-group, so they
+//! are plain vectors. Shared regions may be touched by several threads: plain accesses use
+//! unaligned raw-pointer copies (OpenCL leaves racing accesses undefined), atomics use
+//! `AtomicU32`/`AtomicU64::from_ptr` on aligned addresses.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use kir::AddrSpace;
+
+/// Pointer encoding of a module.
+#[derive(Clone, Copy, Debug)]
+pub struct PtrLayout {
+    pub tag_bits: u32,
+    pub offset_bits: u32,
+}
+
+/// The region a pointer names.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RegionRef {
+    Null,
+    Shared(usize),
+    Local(usize),
+    Private(usize),
+}
+
+impl PtrLayout {
+    pub fn new(address_bits: u32) -> PtrLayout {
+        if address_bits == 32 {
+            PtrLayout {
+                tag_bits: 8,
+                offset_bits: 24,
+            }
+        } else {
+            PtrLayout {
+                tag_bits: 16,
+                offset_bits: 48,
+            }
+        }
+    }
+
+    fn n(self) -> u64 {
+        1u64 << self.tag_bits
+    }
+
+    pub fn offset_mask(self) -> u64 {
+        (1u64 << self.offset_bits) - 1
+    }
+
+    /// Largest number of regions of each class.
+    pub fn max_shared(self) -> usize {
+        (self.n() / 4 - 1) as usize
+    }
+
+    pub fn max_local(self) -> usize {
+        (self.n() / 4) as usize
+    }
+
+    pub fn max_private(self) -> usize {
+        (self.n() / 2) as usize
+    }
+
+    /// The pointer to `offset` of `region` (offset wrapped to the offset bits).
+    pub fn encode(self, region: RegionRef, offset: u64) -> u64 {
+        let tag = match region {
+            RegionRef::Null => return 0,
+            RegionRef::Shared(i) => 1 + i as u64,
+            RegionRef::Local(i) => self.n() / 4 + i as u64,
+            RegionRef::Private(i) => self.n() / 2 + i as u64,
+        };
+        (tag << self.offset_bits) | (offset & self.offset_mask())
+    }
+
+    pub fn decode(self, ptr: u64) -> (RegionRef, u64) {
+        let tag = (ptr >> self.offset_bits) & (self.n() - 1);
+        let offset = ptr & self.offset_mask();
+        let n = self.n();
+        let region = if tag == 0 {
+            RegionRef::Null
+        } else if tag < n / 4 {
+            RegionRef::Shared((tag - 1) as usize)
+        } else if tag < n / 2 {
+            RegionRef::Local((tag - n / 4) as usize)
+        } else {
+            RegionRef::Private((tag - n / 2) as usize)
+        };
+        (region, offset)
+    }
+
+    /// `ptr + delta`, changing only the offset. The null pointer plus 0 stays null.
+    pub fn add(self, ptr: u64, delta: i64) -> u64 {
+        let tag_part = ptr & !self.offset_mask();
+        tag_part | (ptr.wrapping_add(delta as u64) & self.offset_mask())
+    }
+}
+
+/// Memory outliving the run, shared by all threads.
+#[derive(Clone, Copy, Debug)]
+pub struct SharedRegion {
+    pub base: *mut u8,
+    pub len: usize,
+    pub space: AddrSpace,
+}
+
+// SAFETY: a `SharedRegion` is an address range the launch's caller (or the interpreter, for
+// program-scope variables) keeps valid for the whole run; concurrent access to it follows the
+// crate-level contract (atomics are real atomics, plain racing accesses are the kernel's UB).
+unsafe impl Send for SharedRegion {}
+// SAFETY: as above.
+unsafe impl Sync for SharedRegion {}
+
+/// Why an access failed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Fault {
+    OutOfBounds {
+        space: AddrSpace,
+        offset: u64,
+        size: u64,
+        len: u64,
+    },
+    Invalid {
+        pointer: u64,
+        reason: &'static str,
+    },
+    Misaligned {
+        space: AddrSpace,
+        offset: u64,
+    },
+    /// Checked mode: a local-memory data race with work-item `other` (local linear index; `None`
+    /// when the other is one of several readers not recorded).
+    Race {
+        offset: u64,
+        other: Option<u32>,
+        write: bool,
+    },
+}
+
+/// The memory one work-item sees while it runs.
+pub struct Memory<'a> {
+    pub layout: PtrLayout,
+    pub shared: &'a [SharedRegion],
+    pub local: &'a mut [Vec<u8>],
+    pub private: &'a mut Vec<Vec<u8>>,
+    /// Checked mode: the group's record of local-memory accesses, and who is accessing.
+    pub shadow: Option<&'a mut LocalShadow>,
+    pub item: u32,
+}
+
+/// Checked mode: for every byte of the group's local memory, which work-item wrote it and
+/// which read it first since the last barrier (work-item index + 1; 0 = nobody), with the
+/// `MANY` bit set on the reader once several work-items read it. Two work-items touching a
+/// byte between barriers, at least one writing, is a data race (OpenCL C 2.0 §3.3.4 memory
+/// model: unsynchronised conflicting accesses are undefined).
+pub struct LocalShadow {
+    regions: Vec<Vec<(u32, u32)>>,
+}
+
+const MANY: u32 = 1 << 31;
+
+impl LocalShadow {
+    pub fn new(sizes: &[usize]) -> LocalShadow {
+        LocalShadow {
+            regions: sizes.iter().map(|&n| vec![(0, 0); n]).collect(),
+        }
+    }
+
+    /// Forgets all accesses (a barrier orders everything before it).
+    pub fn clear(&mut self) {
+        for region in &mut self.regions {
+            region.fill((0, 0));
+        }
+    }
+
+    /// Records an access of `len` bytes at `offset` of region `region` by work-item `item`;
+    /// reports the first conflicting byte.
+    fn access(
+        &mut self,
+        region: usize,
+        offset: u64,
+        len: u64,
+        item: u32,
+        write: bool,
+    ) -> Result<(), Fault> {
+        let Some(bytes) = self.regions.get_mut(region) else {
+            return Ok(());
+        };
+        let me = item + 1;
+        let start = offset.min(bytes.len() as u64) as usize;
+        let end = offset.saturating_add(len).min(bytes.len() as u64) as usize;
+        for (k, (writer, reader)) in bytes[start..end].iter_mut().enumerate() {
+            let first_reader = *reader & !MANY;
+            let other_readers = *reader & MANY != 0 || (first_reader != 0 && first_reader != me);
+            let conflict = if *writer != 0 && *writer != me {
+                Some(*writer)
+            } else if write && other_readers {
+                Some(first_reader)
+            } else {
+                None
+            };
+            if let Some(other) = conflict {
+                return Err(Fault::Race {
+                    offset: (start + k) as u64,
+                    // The first reader may be this work-item; the other one is then unknown.
+                    other: (other != me).then(|| other - 1),
+                    write,
+                });
+            }
+            if write {
+                *writer = me;
+            } else if first_reader == 0 {
+                *reader = me;
+            } else if first_reader != me {
+                *reader |= MANY;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A resolved, bounds-checked byte range.
+enum Place<'m> {
+    Shared(*mut u8, AddrSpace, u64),
+    Plain(&'m mut [u8], AddrSpace),
+}
+
+impl Memory<'_> {
+    /// Finds `size` bytes at `ptr`, checking bounds.
+    fn place(&mut self, ptr: u64, size: u64) -> Result<Place<'_>, Fault> {
+        let (region, offset) = self.layout.decode(ptr);
+        let check = |len: u64, space: AddrSpace| -> Result<(), Fault> {
+            match offset.checked_add(size) {
+                Some(end) if end <= len => Ok(()),
+                _ => Err(Fault::OutOfBounds {
+                    space,
+                    offset,
+                    size,
+                    len,
+                }),
+            }
+        };
+        match region {
+            RegionRef::Null => Err(Fault::Invalid {
+                pointer: ptr,
+                reason: "null pointer",
+            }),
+            RegionRef::Shared(i) => {
+                let r = self.shared.get(i).ok_or(Fault::Invalid {
+                    pointer: ptr,
+                    reason: "no such global region",
+                })?;
+                check(r.len as u64, r.space)?;
+                // SAFETY: offset + size <= len, and `base..base+len` is valid (SharedRegion contract).
+                let at = unsafe { r.base.add(offset as usize) };
+                Ok(Place::Shared(at, r.space, offset))
+            }
+            RegionRef::Local(i) => {
+                let r = self.local.get_mut(i).ok_or(Fault::Invalid {
+                    pointer: ptr,
+                    reason: "no such local region",
+                })?;
+                check(r.len() as u64, AddrSpace::Local)?;
+                Ok(Place::Plain(
+                    &mut r[offset as usize..(offset + size) as usize],
+                    AddrSpace::Local,
+                ))
+            }
+            RegionRef::Private(i) => {
+                let r = self.private.get_mut(i).ok_or(Fault::Invalid {
+                    pointer: ptr,
+                    reason: "private memory that no longer exists",
+                })?;
+                check(r.len() as u64, AddrSpace::Private)?;
+                Ok(Place::Plain(
+                    &mut r[offset as usize..(offset + size) as usize],
+                    AddrSpace::Private,
+                ))
+            }
+        }
+    }
+
+    /// The address space `ptr` points into (`None` for null or dangling pointers).
+    pub fn space_of(&self, ptr: u64) -> Option<AddrSpace> {
+        match self.layout.decode(ptr).0 {
+            RegionRef::Null => None,
+            RegionRef::Shared(i) => self.shared.get(i).map(|r| r.space),
+            RegionRef::Local(_) => Some(AddrSpace::Local),
+            RegionRef::Private(_) => Some(AddrSpace::Private),
+        }
+    }
+
+    /// Checked mode: records a plain (non-atomic) local access.
+    fn track(&mut self, ptr: u64, len: u64, write: bool) -> Result<(), Fault> {
+        if let (Some(shadow), (RegionRef::Local(i), offset)) =
+            (self.shadow.as_deref_mut(), self.layout.decode(ptr))
+        {
+            shadow.access(i, offset, len, self.item, write)?;
+        }
+        Ok(())
+    }
+
+    pub fn read(&mut self, ptr: u64, buf: &mut [u8]) -> Result<(), Fault> {
+        self.track(ptr, buf.len() as u64, false)?;
+        match self.place(ptr, buf.len() as u64)? {
+            // SAFETY: `place` checked the range lies inside the region.
+            Place::Shared(at, _, _) => unsafe {
+                std::ptr::copy_nonoverlapping(at, buf.as_mut_ptr(), buf.len())
+            },
+            Place::Plain(bytes, _) => buf.copy_from_slice(bytes),
+        }
+        Ok(())
+    }
+
+    pub fn write(&mut self, ptr: u64, data: &[u8]) -> Result<(), Fault> {
+        self.track(ptr, data.len() as u64, true)?;
+        match self.place(ptr, data.len() as u64)? {
+            Place::Shared(_, AddrSpace::Constant, _) => {
+                return Err(Fault::Invalid {
+                    pointer: ptr,
+                    reason: "write to constant memory",
+                })
+            }
+            // SAFETY: `place` checked the range lies inside the region.
+            Place::Shared(at, _, _) => unsafe {
+                std::ptr::copy_nonoverlapping(data.as_ptr(), at, data.len())
+            },
+            Place::Plain(bytes, _) => bytes.copy_from_slice(data),
+        }
+        Ok(())
+    }
+
+    /// Atomically replaces the `width`-byte (4 or 8) integer at `ptr` by `update(old)` and
+    /// returns `old`. `update` may run several times (compare-and-swap loop).
+    pub fn atomic_update(
+        &mut self,
+        ptr: u64,
+        width: u64,
+        update: impl Fn(u64) -> u64,
+    ) -> Result<u64, Fault> {
+        let region_offset = ptr & self.layout.offset_mask();
+        match self.place(ptr, width)? {
+            Place::Shared(at, space, offset) => {
+                if !(at as usize).is_multiple_of(width as usize) {
+                    return Err(Fault::Misaligned { space, offset });
+                }
+                if space == AddrSpace::Constant {
+                    return Err(Fault::Invalid {
+                        pointer: ptr,
+                        reason: "atomic write to constant memory",
+                    });
+                }
+                if width == 4 {
+                    // SAFETY: aligned, in bounds, valid for the run (SharedRegion contract); all
+                    // concurrent atomic accesses to it also go through atomics.
+                    let atomic = unsafe { AtomicU32::from_ptr(at.cast::<u32>()) };
+                    let old = atomic
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |x| {
+                            Some(update(u64::from(x)) as u32)
+                        })
+                        .unwrap_or_else(|x| x);
+                    Ok(u64::from(old))
+                } else {
+                    // SAFETY: as above.
+                    let atomic = unsafe { AtomicU64::from_ptr(at.cast::<u64>()) };
+                    let old = atomic
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |x| Some(update(x)))
+                        .unwrap_or_else(|x| x);
+                    Ok(old)
+                }
+            }
+            Place::Plain(bytes, space) => {
+                if !region_offset.is_multiple_of(width) {
+                    return Err(Fault::Misaligned {
+                        space,
+                        offset: region_offset,
+                    });
+                }
+                let mut raw = [0u8; 8];
+                raw[..bytes.len()].copy_from_slice(bytes);
+                let old = u64::from_le_bytes(raw);
+                let new = update(old);
+                bytes.copy_from_slice(&new.to_le_bytes()[..bytes.len()]);
+                Ok(old)
+            }
+        }
+    }
+
+    /// Atomically reads the `width`-byte integer at `ptr`.
+    pub fn atomic_load(&mut self, ptr: u64, width: u64) -> Result<u64, Fault> {
+        match self.place(ptr, width)? {
+            Place::Shared(at, space, offset) => {
+                if !(at as usize).is_multiple_of(width as usize) {
+                    return Err(Fault::Misaligned { space, offset });
+                }
+                // SAFETY: aligned, in bounds, valid for the run.
+                Ok(if width == 4 {
+                    u64::from(
+                        unsafe { AtomicU32::from_ptr(at.cast::<u32>()) }.load(Ordering::SeqCst),
+                    )
+                } else {
+                    unsafe { AtomicU64::from_ptr(at.cast::<u64>()) }.load(Ordering::SeqCst)
+                })
+            }
+            Place::Plain(bytes, _) => {
+                let mut raw = [0u8; 8];
+                raw[..bytes.len()].copy_from_slice(bytes);
+                Ok(u64::from_le_bytes(raw))
+            }
+        }
+    }
+
+    /// A fresh zeroed private region; returns its pointer.
+    pub fn alloc_private(&mut self, size: u64, limit: u64) -> Result<u64, Fault> {
+        let index = self.private.len();
+        let held: u64 = self.private.iter().map(|r| r.len() as u64).sum();
+        if index >= self.layout.max_private()
+            || size > self.layout.offset_mask()
+            || held.saturating_add(size) > limit
+        {
+            return Err(Fault::Invalid {
+                pointer: 0,
+                reason: "private memory exhausted",
+            });
+        }
+        self.private.push(vec![0; size as usize]);
+        Ok(self.layout.encode(RegionRef::Private(index), 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_keep_their_region_under_arithmetic() {
+        let layout = PtrLayout::new(64);
+        let p = layout.encode(RegionRef::Local(3), 8);
+        assert_eq!(layout.decode(p), (RegionRef::Local(3), 8));
+        let q = layout.add(p, -16);
+        assert_eq!(layout.decode(q).0, RegionRef::Local(3));
+        assert_eq!(layout.decode(layout.add(q, 16)), (RegionRef::Local(3), 8));
+        assert_eq!(layout.decode(0).0, RegionRef::Null);
+        let small = PtrLayout::new(32);
+        let r = small.encode(RegionRef::Private(5), 100);
+        assert!(r <= u64::from(u32::MAX));
+        assert_eq!(small.decode(r), (RegionRef::Private(5), 100));
+        assert_eq!(
+            small.decode(small.encode(RegionRef::Shared(0), 1)),
+            (RegionRef::Shared(0), 1)
+        );
+    }
+
+    #[test]
+    fn accesses_are_bounds_checked() {
+        let layout = PtrLayout::new(64);
+        let mut local = vec![vec![0u8; 8]];
+        let mut private = Vec::new();
+        let mut mem = Memory {
+            layout,
+            shared: &[],
+            local: &mut local,
+            private: &mut private,
+            shadow: None,
+            item: 0,
+        };
+        let p = layout.encode(RegionRef::Local(0), 4);
+        mem.write(p, &[1, 2, 3, 4]).unwrap();
+        let mut buf = [0u8; 4];
+        mem.read(p, &mut buf).unwrap();
+        assert_eq!(buf, [1, 2, 3, 4]);
+        assert_eq!(
+            mem.write(layout.add(p, 1), &[0; 4]),
+            Err(Fault::OutOfBounds {
+                space: AddrSpace::Local,
+                offset: 5,
+                size: 4,
+                len: 8
+            })
+        );
+        assert!(matches!(mem.read(0, &mut buf), Err(Fault::Invalid { .. })));
+        let old = mem.atomic_update(p, 4, |x| x + 1).unwrap();
+        assert_eq!(old, 0x0403_0201);
+    }
+}

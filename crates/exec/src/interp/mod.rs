@@ -1,0 +1,477 @@
+//! The reference interpreter: runs every work-item of an ND-range by walking the kir.
+//!
+//! Scheduling: work-groups are spread over worker threads (`std::thread::scope`), each thread
+//! pulling the next group index from an atomic counter. Inside a group the work-items run one
+//! after another, each until it reaches a work-group barrier or returns; when every work-item
+//! waits at the same barrier they all resume (each keeps an explicit frame stack, block and
+//! instruction index, so barriers inside loops and called functions work). Work-items that
+//! disagree (some returned, or waiting at different barriers) are reported as barrier
+//! divergence. Modules without barriers run each work-item to completion before starting the
+//! next, keeping one work-item's state alive at a time.
+//!
+//! Memory: see `memory` for regions and pointers, `program` for module-scope variables. In
+//! checked mode each group also keeps a `memory::LocalShadow` of its local memory, cleared at
+//! every barrier, to report data races between work-items.
+
+mod builtins;
+mod eval;
+mod item;
+pub mod memory;
+mod printf;
+pub mod program;
+pub mod value;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use kir::{ArgKind, InstData, Kernel, Module};
+
+use crate::{ArgValue, Engine, ExecError, Launch, NdRange, RunStats};
+use item::Item;
+use memory::{PtrLayout, RegionRef, SharedRegion};
+use program::{GlobalLoc, ProgramGlobals};
+use value::Val;
+
+/// The reference engine.
+#[derive(Clone, Debug)]
+pub struct Interpreter {
+    /// Deepest call nesting allowed before `ExecError::CallDepth` (OpenCL C forbids recursion,
+    /// so this only guards against malformed modules).
+    pub max_call_depth: usize,
+    /// Most bytes of `stackalloc` memory one work-item may hold at once.
+    pub max_private_bytes: u64,
+    /// Most bytes of `__local` memory one work-group may use (variables and arguments).
+    pub max_local_bytes: u64,
+    /// Checked mode: report data races on `__local` memory between barriers
+    /// (`ExecError::DataRace`). Slower.
+    pub checked: bool,
+    /// Most instructions one work-item may execute before `ExecError::StepLimit` (a watchdog
+    /// against kernels that never finish).
+    pub max_steps_per_item: u64,
+}
+
+impl Default for Interpreter {
+    fn default() -> Interpreter {
+        Interpreter {
+            max_call_depth: 256,
+            max_private_bytes: 16 << 20,
+            max_local_bytes: 256 << 20,
+            checked: false,
+            max_steps_per_item: u64::MAX,
+        }
+    }
+}
+
+impl Interpreter {
+    pub fn new() -> Interpreter {
+        Interpreter::default()
+    }
+}
+
+impl Engine for Interpreter {
+    fn name(&self) -> &str {
+        "interpreter"
+    }
+
+    fn run_with_globals(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+    ) -> Result<RunStats, ExecError> {
+        run(self, launch, globals)
+    }
+}
+
+/// Everything the worker threads share, read-only.
+struct RunCtx<'a> {
+    interp: &'a Interpreter,
+    module: &'a Module,
+    kernel: &'a Kernel,
+    nd: NdRange,
+    layout: PtrLayout,
+    shared: Vec<SharedRegion>,
+    globals: Vec<GlobalLoc>,
+    /// Sizes of each work-group's local regions (module `Local` variables, then `Local` args).
+    local_sizes: Vec<usize>,
+    /// Initial contents of each work-item's private module variables.
+    private_inits: Vec<Vec<u8>>,
+    /// Values of the kernel function's parameters.
+    params: Vec<Val>,
+    has_barriers: bool,
+}
+
+// SAFETY: `RunCtx` is shared read-only by the worker threads; its raw pointers (in
+// `SharedRegion`) follow the crate's launch contract.
+unsafe impl Sync for RunCtx<'_> {}
+
+/// Counters a group adds to the run's statistics.
+#[derive(Default)]
+struct Counters {
+    instructions: u64,
+    barriers: u64,
+    work_items: u64,
+}
+
+fn bad_arg(kernel: &Kernel, index: usize, reason: impl Into<String>) -> ExecError {
+    ExecError::BadArgument {
+        kernel: kernel.name.clone(),
+        index,
+        reason: reason.into(),
+    }
+}
+
+/// The largest work-group the interpreter accepts (a guard against absurd sizes; devices report
+/// their own, smaller, maximum).
+const MAX_WORK_GROUP_ITEMS: u64 = 1 << 20;
+
+fn check_nd(nd: &NdRange) -> Result<(), ExecError> {
+    if !(1..=3).contains(&nd.work_dim) {
+        return Err(ExecError::BadNdRange(format!(
+            "work_dim {} is not 1, 2 or 3",
+            nd.work_dim
+        )));
+    }
+    for d in 0..3 {
+        let used = d < nd.work_dim as usize;
+        if used && nd.local_size[d] == 0 {
+            return Err(ExecError::BadNdRange(format!(
+                "local size of dimension {d} is 0"
+            )));
+        }
+        if !used && (nd.global_size[d] > 1 || nd.local_size[d] > 1) {
+            return Err(ExecError::BadNdRange(format!(
+                "dimension {d} is beyond work_dim but has size > 1"
+            )));
+        }
+    }
+    let used = nd.work_dim as usize;
+    let product = |v: &[u64]| {
+        v[..used]
+            .iter()
+            .try_fold(1u64, |acc, &x| acc.checked_mul(x))
+    };
+    match product(&nd.local_size) {
+        Some(n) if n <= MAX_WORK_GROUP_ITEMS => {}
+        _ => {
+            return Err(ExecError::BadNdRange(format!(
+                "work-groups of {:?} work-items exceed the interpreter's limit of {MAX_WORK_GROUP_ITEMS}",
+                &nd.local_size[..used]
+            )))
+        }
+    }
+    if product(&nd.global_size).is_none() {
+        return Err(ExecError::BadNdRange(
+            "the global size overflows 64 bits".into(),
+        ));
+    }
+    for d in 0..used {
+        if nd.global_offset[d].checked_add(nd.global_size[d]).is_none() {
+            return Err(ExecError::BadNdRange(format!(
+                "global offset + size overflows in dimension {d}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn run(
+    interp: &Interpreter,
+    launch: &Launch<'_>,
+    program: &ProgramGlobals,
+) -> Result<RunStats, ExecError> {
+    let module = launch.module;
+    let kernel = module
+        .kernels
+        .get(launch.kernel)
+        .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
+    let mut nd = launch.nd;
+    check_nd(&nd)?;
+    for d in nd.work_dim as usize..3 {
+        nd.global_size[d] = 1;
+        nd.local_size[d] = 1;
+        nd.global_offset[d] = 0;
+    }
+    if launch.args.len() != kernel.args.len() {
+        return Err(ExecError::ArgCount {
+            kernel: kernel.name.clone(),
+            expected: kernel.args.len(),
+            given: launch.args.len(),
+        });
+    }
+    if module.function(kernel.func).is_none() {
+        return Err(ExecError::Malformed {
+            kernel: kernel.name.clone(),
+            at: "kernel".into(),
+            what: format!("{} does not exist", kernel.func),
+        });
+    }
+    if !program.fits(module) {
+        return Err(ExecError::ProgramGlobalsMismatch {
+            kernel: kernel.name.clone(),
+        });
+    }
+    let layout = PtrLayout::new(module.address_bits);
+    let mut shared = program.shared.clone();
+    let mut local_sizes = program.local_sizes.clone();
+    // `__local` variables of other kernels get no memory in this kernel's work-groups.
+    let used = module.globals_used_by(kernel.func);
+    for (g, loc) in program.globals.iter().enumerate() {
+        if let GlobalLoc::Local(i) = loc {
+            if !used.contains(&kir::GlobalRef::new(g)) {
+                local_sizes[*i] = 0;
+            }
+        }
+    }
+    let private_inits = program.private_inits.clone();
+    let globals = program.globals.clone();
+
+    // Kernel arguments.
+    let mut params = Vec::new();
+    for (index, (arg, value)) in kernel.args.iter().zip(launch.args).enumerate() {
+        let param = match (&arg.kind, value) {
+            (ArgKind::Buffer(space), ArgValue::Buffer { ptr, len }) => {
+                if ptr.is_null() && *len > 0 {
+                    return Err(bad_arg(kernel, index, "buffer with a null address"));
+                }
+                if *len as u64 > layout.offset_mask() {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!("buffer of {len} bytes exceeds the addressable size"),
+                    ));
+                }
+                shared.push(SharedRegion {
+                    base: *ptr,
+                    len: *len,
+                    space: *space,
+                });
+                Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
+            }
+            (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
+            (ArgKind::LocalPtr, ArgValue::Local(size)) => {
+                let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
+                if used.saturating_add(*size as u64) > interp.max_local_bytes {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!(
+                            "{size} bytes of local memory exceed the limit of {}",
+                            interp.max_local_bytes
+                        ),
+                    ));
+                }
+                local_sizes.push(*size);
+                Val::S(layout.encode(RegionRef::Local(local_sizes.len() - 1), 0))
+            }
+            (ArgKind::Value { ty, size, .. }, ArgValue::Bytes(bytes)) => {
+                if bytes.len() < *size as usize {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!("{} bytes given, the argument has {size}", bytes.len()),
+                    ));
+                }
+                Val::from_bytes(*ty, bytes, module.address_bits)
+            }
+            (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
+                Val::S(u64::from(u32::from_le_bytes([
+                    bytes[0], bytes[1], bytes[2], bytes[3],
+                ])))
+            }
+            (kind, value) => {
+                let given = match value {
+                    ArgValue::Bytes(_) => "bytes",
+                    ArgValue::Buffer { .. } => "a buffer",
+                    ArgValue::Null => "null",
+                    ArgValue::Local(_) => "a local size",
+                };
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("{given} given for a {kind:?} argument"),
+                ));
+            }
+        };
+        params.push(param);
+    }
+    if shared.len() > layout.max_shared() || local_sizes.len() > layout.max_local() {
+        return Err(bad_arg(
+            kernel,
+            0,
+            "too many memory regions for the pointer encoding",
+        ));
+    }
+
+    let has_barriers = module.functions.iter().any(|f| {
+        f.dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::Barrier { .. }))
+    });
+    let ctx = RunCtx {
+        interp,
+        module,
+        kernel,
+        nd,
+        layout,
+        shared,
+        globals,
+        local_sizes,
+        private_inits,
+        params,
+        has_barriers,
+    };
+
+    let groups = nd.num_groups();
+    let total_groups = groups[0] * groups[1] * groups[2];
+    let threads = match launch.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let threads = threads
+        .min(usize::try_from(total_groups).unwrap_or(usize::MAX))
+        .max(1);
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    // (group index, result) of every group that ran.
+    let results: Mutex<Vec<(u64, GroupResult)>> = Mutex::new(Vec::new());
+    let worker = || loop {
+        if abort.load(Ordering::Relaxed) {
+            return;
+        }
+        let g = next.fetch_add(1, Ordering::Relaxed);
+        if g >= total_groups {
+            return;
+        }
+        let group_id = [
+            g % groups[0],
+            (g / groups[0]) % groups[1],
+            g / (groups[0] * groups[1]),
+        ];
+        let result = run_group(&ctx, group_id);
+        if result.is_err() {
+            abort.store(true, Ordering::Relaxed);
+        }
+        results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((g, result));
+    };
+    if threads == 1 {
+        worker();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(worker);
+            }
+        });
+    }
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(g, _)| *g);
+    let mut stats = RunStats::default();
+    for (_, result) in results {
+        let (counters, out) = result?;
+        stats.work_groups += 1;
+        stats.work_items += counters.work_items;
+        stats.instructions += counters.instructions;
+        stats.barriers += counters.barriers;
+        stats.printf.extend_from_slice(&out);
+    }
+    Ok(stats)
+}
+
+/// Per-group facts the work-items read.
+pub(crate) struct GroupInfo {
+    pub group_id: [u64; 3],
+    /// The actual size of this group (smaller than `local_size` for a last partial group).
+    pub local_size: [u64; 3],
+}
+
+/// A finished group's counters and printf output.
+type GroupResult = Result<(Counters, Vec<u8>), ExecError>;
+
+fn run_group(ctx: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
+    let nd = &ctx.nd;
+    let mut local_size = [1u64; 3];
+    for d in 0..3 {
+        let start = group_id[d] * nd.local_size[d];
+        local_size[d] = nd.local_size[d].min(nd.global_size[d] - start);
+    }
+    let info = GroupInfo {
+        group_id,
+        local_size,
+    };
+    let mut local: Vec<Vec<u8>> = ctx.local_sizes.iter().map(|&n| vec![0u8; n]).collect();
+    let mut shadow = ctx
+        .interp
+        .checked
+        .then(|| memory::LocalShadow::new(&ctx.local_sizes));
+    let mut counters = Counters::default();
+    let mut out = Vec::new();
+    let count = local_size[0] * local_size[1] * local_size[2];
+    counters.work_items = count;
+    // (global id, local id) of the work-item with local linear index `i`.
+    let ids = |i: u64| -> ([u64; 3], [u64; 3]) {
+        let local_id = [
+            i % local_size[0],
+            (i / local_size[0]) % local_size[1],
+            i / (local_size[0] * local_size[1]),
+        ];
+        let global_id = std::array::from_fn(|d| {
+            nd.global_offset[d] + group_id[d] * nd.local_size[d] + local_id[d]
+        });
+        (global_id, local_id)
+    };
+    let new_item = |i: u64| -> Result<Item, ExecError> {
+        let (global_id, local_id) = ids(i);
+        Item::new(ctx, global_id, local_id, i as u32)
+    };
+    if !ctx.has_barriers {
+        // One work-item at a time, reusing one work-item's buffers.
+        let mut item = new_item(0)?;
+        for i in 0..count {
+            if i > 0 {
+                let (global_id, local_id) = ids(i);
+                item.reset(ctx, global_id, local_id, i as u32)?;
+            }
+            item.run(ctx, &info, &mut local, &mut shadow, &mut counters, &mut out)?;
+        }
+        return Ok((counters, out));
+    }
+    let mut items = (0..count)
+        .map(new_item)
+        .collect::<Result<Vec<Item>, ExecError>>()?;
+    loop {
+        let mut stops = Vec::with_capacity(items.len());
+        for item in &mut items {
+            stops.push(item.run(ctx, &info, &mut local, &mut shadow, &mut counters, &mut out)?);
+        }
+        let first = stops[0];
+        if let Some(other) = stops.iter().position(|s| *s != first) {
+            let describe = |s: item::Stop| match s {
+                item::Stop::Done => "returned".to_string(),
+                item::Stop::Barrier(f, inst) => format!("waits at the barrier fn{f} {inst}"),
+            };
+            return Err(ExecError::BarrierDivergence {
+                kernel: ctx.kernel.name.clone(),
+                group_id,
+                detail: format!(
+                    "local work-item {:?} {} but local work-item {:?} {}",
+                    items[0].local_id,
+                    describe(first),
+                    items[other].local_id,
+                    describe(stops[other])
+                ),
+            });
+        }
+        match first {
+            item::Stop::Done => return Ok((counters, out)),
+            item::Stop::Barrier(..) => {
+                counters.barriers += 1;
+                if let Some(shadow) = &mut shadow {
+                    shadow.clear();
+                }
+            }
+        }
+    }
+}
