@@ -1,0 +1,438 @@
+//! Resolving written types (specifiers + declarators) to [`Type`], and [`Type`] to SPIR-V types
+//! with the capabilities they need (env 3: Int8, Int16, Int64, Float16Buffer, Float64, Vector16).
+
+use spv::{Capability, Id, StorageClass};
+
+use super::Emitter;
+use crate::ast::{AddrSpace, DeclSpec, Declarator, Derived, TypeName, TypeSpec};
+use crate::sema::scope::Tag;
+use crate::sema::{Record, Scalar, Symbol, Type};
+
+/// Storage class of an address space (env 2.9 / SPIR-V mapping of OpenCL address spaces).
+pub fn storage_class(space: AddrSpace) -> StorageClass {
+    match space {
+        AddrSpace::Private => StorageClass::Function,
+        AddrSpace::Global => StorageClass::CrossWorkgroup,
+        AddrSpace::Local => StorageClass::Workgroup,
+        AddrSpace::Constant => StorageClass::UniformConstant,
+        AddrSpace::Generic => StorageClass::Generic,
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// The address space of unqualified pointees: generic from OpenCL C 2.0 on (§6.5), else
+    /// private.
+    pub fn default_pointee_space(&self) -> AddrSpace {
+        if self.opts.generic_address_space {
+            AddrSpace::Generic
+        } else {
+            AddrSpace::Private
+        }
+    }
+
+    /// The type named by declaration specifiers (without the declarator).
+    pub fn base_type(&mut self, spec: &DeclSpec) -> Option<Type> {
+        Some(match &spec.ty {
+            TypeSpec::Void => Type::Void,
+            TypeSpec::Scalar(s) => {
+                let s = Scalar::from_name(*s);
+                self.check_scalar_allowed(s, spec.span)?;
+                Type::Scalar(s)
+            }
+            TypeSpec::Vector(s, n) => {
+                let s = Scalar::from_name(*s);
+                self.check_scalar_allowed(s, spec.span)?;
+                Type::Vector(s, *n)
+            }
+            TypeSpec::Named(name) => match name.as_str() {
+                "size_t" | "uintptr_t" => self.size_t(),
+                "ptrdiff_t" | "intptr_t" => {
+                    if self.pointer_bits() == 32 {
+                        Type::INT
+                    } else {
+                        Type::Scalar(Scalar::Long)
+                    }
+                }
+                "event_t" => Type::Event,
+                "image1d_t"
+                | "image1d_array_t"
+                | "image1d_buffer_t"
+                | "image2d_t"
+                | "image2d_array_t"
+                | "image2d_depth_t"
+                | "image2d_array_depth_t"
+                | "image3d_t"
+                | "sampler_t"
+                | "queue_t"
+                | "clk_event_t"
+                | "reserve_id_t"
+                | "ndrange_t" => {
+                    self.error(spec.span, format!("type '{name}' is not supported yet"));
+                    return None;
+                }
+                // OpenCL C 2.0 atomic types (§6.13.11.6) are their value types in memory.
+                "atomic_int" | "atomic_flag" | "memory_order" | "memory_scope" => Type::INT,
+                "atomic_uint" | "cl_mem_fence_flags" => Type::UINT,
+                "atomic_long" => Type::Scalar(Scalar::Long),
+                "atomic_ulong" => Type::Scalar(Scalar::ULong),
+                "atomic_float" => Type::Scalar(Scalar::Float),
+                "atomic_double" => Type::Scalar(Scalar::Double),
+                "atomic_size_t" | "atomic_uintptr_t" => self.size_t(),
+                "atomic_intptr_t" | "atomic_ptrdiff_t" => {
+                    Type::Scalar(Scalar::int_of(self.pointer_bits(), true))
+                }
+                _ => match self.scopes.lookup(name) {
+                    Some(Symbol::Typedef(t)) => t.clone(),
+                    _ => {
+                        self.error(spec.span, format!("unknown type name '{name}'"));
+                        return None;
+                    }
+                },
+            },
+            TypeSpec::Struct(r) => Type::Record(self.record_type(r)?),
+            TypeSpec::Enum(e) => {
+                self.enum_type(e);
+                Type::INT
+            }
+        })
+    }
+
+    /// `double` needs cl_khr_fp64 (§6.1.1); `half` arithmetic needs cl_khr_fp16 but the type may
+    /// be used for pointers (checked where values are made).
+    fn check_scalar_allowed(&mut self, s: Scalar, span: crate::source::Span) -> Option<()> {
+        if s == Scalar::Double && !self.opts.fp64 {
+            self.error(span, "use of type 'double' requires cl_khr_fp64 support");
+            return None;
+        }
+        Some(())
+    }
+
+    /// Applies a declarator's derivations to `base`. Returns the type and, for the outermost
+    /// pointer, its own qualifiers.
+    pub fn apply_declarator(
+        &mut self,
+        base: Type,
+        spec: &DeclSpec,
+        d: &Declarator,
+    ) -> Option<Type> {
+        let mut ty = base;
+        // Pointee qualifiers come from the specifiers for the innermost pointer, then from the
+        // qualifiers after each `*`.
+        let mut quals_const = spec.quals.is_const;
+        let mut quals_volatile = spec.quals.is_volatile;
+        let mut space = spec.addr;
+        for der in d.derived.iter().rev() {
+            match der {
+                Derived::Pointer { quals, addr } => {
+                    let pointee_space = space.unwrap_or_else(|| self.default_pointee_space());
+                    ty = Type::Pointer(Box::new(crate::sema::Pointee {
+                        ty,
+                        space: pointee_space,
+                        is_const: quals_const,
+                        is_volatile: quals_volatile,
+                    }));
+                    quals_const = quals.is_const;
+                    quals_volatile = quals.is_volatile;
+                    space = *addr;
+                }
+                Derived::Array(len) => {
+                    let n = match len {
+                        Some(e) => match self.const_int(e) {
+                            Some(v) if v > 0 && v <= u32::MAX as i128 => v as u32,
+                            Some(_) => {
+                                self.error(e.span, "array size must be positive");
+                                return None;
+                            }
+                            None => {
+                                self.error(
+                                    e.span,
+                                    "variable length arrays are not supported in OpenCL",
+                                );
+                                return None;
+                            }
+                        },
+                        None => 0,
+                    };
+                    if ty == Type::Void {
+                        self.error(d.span, "array has incomplete element type 'void'");
+                        return None;
+                    }
+                    ty = Type::Array(Box::new(ty), n);
+                }
+                Derived::Function { .. } => {
+                    self.error(
+                        d.span,
+                        "function types are only allowed for function declarations",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(ty)
+    }
+
+    /// The address space qualifier that applies to the declared object itself: the one after
+    /// the outermost `*`, or the specifiers' one when the type is not a pointer.
+    pub fn object_space(spec: &DeclSpec, d: &Declarator) -> Option<AddrSpace> {
+        let mut space = spec.addr;
+        for der in d.derived.iter().rev() {
+            if let Derived::Pointer { addr, .. } = der {
+                space = *addr;
+            }
+        }
+        space
+    }
+
+    /// Whether the declared object itself is const.
+    pub fn object_const(spec: &DeclSpec, d: &Declarator) -> bool {
+        let mut c = spec.quals.is_const;
+        for der in d.derived.iter().rev() {
+            if let Derived::Pointer { quals, .. } = der {
+                c = quals.is_const;
+            }
+        }
+        c
+    }
+
+    pub fn resolve_type_name(&mut self, tn: &TypeName) -> Option<Type> {
+        let base = self.base_type(&tn.spec)?;
+        let ty = self.apply_declarator(base, &tn.spec, &tn.declarator)?;
+        // An address space on a non-pointer type name is ignored for casts.
+        Some(ty)
+    }
+
+    fn record_type(&mut self, r: &crate::ast::RecordSpec) -> Option<u32> {
+        let kind = if r.is_union { "union" } else { "struct" };
+        let index = match &r.tag {
+            Some(tag) => {
+                let existing = if r.fields.is_some() {
+                    self.scopes.tag_here(tag)
+                } else {
+                    self.scopes.lookup_tag(tag)
+                };
+                match existing {
+                    Some(Tag::Record(i)) => {
+                        if self
+                            .records
+                            .get(i as usize)
+                            .is_some_and(|rec| rec.is_union != r.is_union)
+                        {
+                            self.error(r.span, format!("use of '{tag}' with tag type that does not match previous declaration"));
+                            return None;
+                        }
+                        if r.fields.is_some() && self.records[i as usize].complete {
+                            self.error(r.span, format!("redefinition of '{tag}'"));
+                            return None;
+                        }
+                        i
+                    }
+                    _ => {
+                        let i = self.records.len() as u32;
+                        self.records.push(Record {
+                            name: tag.clone(),
+                            is_union: r.is_union,
+                            fields: Vec::new(),
+                            complete: false,
+                        });
+                        self.scopes.declare_tag(tag, Tag::Record(i));
+                        i
+                    }
+                }
+            }
+            None => {
+                let i = self.records.len() as u32;
+                self.records.push(Record {
+                    name: "(anonymous)".into(),
+                    is_union: r.is_union,
+                    fields: Vec::new(),
+                    complete: false,
+                });
+                i
+            }
+        };
+        if let Some(fields) = &r.fields {
+            let mut list: Vec<(String, Type)> = Vec::new();
+            for f in fields {
+                let Some(base) = self.base_type(&f.spec) else {
+                    continue;
+                };
+                if f.declarators.is_empty() {
+                    // Anonymous struct/union member: flatten its fields (C11 6.7.2.1p13).
+                    if let Type::Record(inner) = base {
+                        if let Some(rec) = self.records.get(inner as usize) {
+                            list.extend(rec.fields.clone());
+                        }
+                    }
+                    continue;
+                }
+                for d in &f.declarators {
+                    let Some(ty) = self.apply_declarator(base.clone(), &f.spec, d) else {
+                        continue;
+                    };
+                    let Some((name, sp)) = &d.name else { continue };
+                    if list.iter().any(|(n, _)| n == name) {
+                        self.error(*sp, format!("duplicate member '{name}'"));
+                        continue;
+                    }
+                    if !self.is_complete(&ty) {
+                        self.error(
+                            *sp,
+                            format!("field has incomplete type '{}'", self.type_name(&ty)),
+                        );
+                        continue;
+                    }
+                    list.push((name.clone(), ty));
+                }
+            }
+            if list.is_empty() {
+                self.warning(r.span, format!("empty {kind} is a GNU extension"));
+            }
+            let rec = &mut self.records[index as usize];
+            rec.fields = list;
+            rec.complete = true;
+        }
+        Some(index)
+    }
+
+    pub fn is_complete(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Void => false,
+            Type::Record(i) => self.records.get(*i as usize).is_some_and(|r| r.complete),
+            Type::Array(t, n) => *n > 0 && self.is_complete(t),
+            _ => true,
+        }
+    }
+
+    fn enum_type(&mut self, e: &crate::ast::EnumSpec) {
+        if let Some(tag) = &e.tag {
+            self.scopes.declare_tag(tag, Tag::Enum);
+        }
+        if let Some(vs) = &e.variants {
+            let mut next: i128 = 0;
+            for (name, value, sp) in vs {
+                if let Some(v) = value {
+                    match self.const_int(v) {
+                        Some(x) => next = x,
+                        None => {
+                            self.error(v.span, "expression is not an integer constant expression")
+                        }
+                    }
+                }
+                if self.scopes.declared_here(name).is_some() {
+                    self.error(*sp, format!("redefinition of '{name}'"));
+                }
+                self.scopes.declare(name, Symbol::EnumConst(next as i64));
+                next += 1;
+            }
+        }
+    }
+
+    // ---- SPIR-V types --------------------------------------------------------------------
+
+    pub fn scalar_ty(&mut self, s: Scalar) -> Id {
+        match s {
+            Scalar::Bool => self.b.type_bool(),
+            Scalar::Half => {
+                self.b.capability(Capability::Float16Buffer);
+                self.b.type_float(16)
+            }
+            Scalar::Float => self.b.type_float(32),
+            Scalar::Double => {
+                self.b.capability(Capability::Float64);
+                self.b.type_float(64)
+            }
+            _ => {
+                match s.bits() {
+                    8 => self.b.capability(Capability::Int8),
+                    16 => self.b.capability(Capability::Int16),
+                    64 => self.b.capability(Capability::Int64),
+                    _ => {}
+                }
+                self.b.type_int(s.bits(), false)
+            }
+        }
+    }
+
+    pub fn vec_ty(&mut self, s: Scalar, n: u8) -> Id {
+        let e = self.scalar_ty(s);
+        if n >= 8 {
+            self.b.capability(Capability::Vector16);
+        }
+        self.b.type_vector(e, n as u32)
+    }
+
+    /// `bool` or a vector of `bool` with `n` lanes (comparison results).
+    pub fn bool_ty(&mut self, n: u8) -> Id {
+        if n <= 1 {
+            self.b.type_bool()
+        } else {
+            self.vec_ty(Scalar::Bool, n)
+        }
+    }
+
+    /// The SPIR-V type of `ty`.
+    pub fn spv_type(&mut self, ty: &Type) -> Id {
+        match ty {
+            Type::Void => self.b.type_void(),
+            Type::Scalar(s) => self.scalar_ty(*s),
+            Type::Vector(s, n) => self.vec_ty(*s, *n),
+            Type::Pointer(p) => {
+                let pointee = match &p.ty {
+                    // void * is a pointer to bytes (like llvm-spirv).
+                    Type::Void => self.scalar_ty(Scalar::UChar),
+                    t => self.spv_type(&t.clone()),
+                };
+                if p.space == AddrSpace::Generic {
+                    self.b.capability(Capability::GenericPointer);
+                }
+                self.b.type_pointer(storage_class(p.space), pointee)
+            }
+            Type::Array(t, n) => {
+                let e = self.spv_type(t);
+                let u32t = self.scalar_ty(Scalar::UInt);
+                let len = self.b.constant_u32(u32t, (*n).max(1));
+                self.b.type_array(e, len)
+            }
+            Type::Record(i) => {
+                if let Some(id) = self.record_types.get(i) {
+                    return *id;
+                }
+                let Some(rec) = self.records.get(*i as usize).cloned() else {
+                    return self.b.type_void();
+                };
+                let id = if rec.is_union {
+                    // A union is its largest member's storage: an array of bytes of its size,
+                    // aligned by an int member when possible.
+                    let (size, _) = self.size_align(ty);
+                    let u8t = self.scalar_ty(Scalar::UChar);
+                    let u32t = self.scalar_ty(Scalar::UInt);
+                    let len = self.b.constant_u32(u32t, size.max(1) as u32);
+                    let arr = self.b.type_array(u8t, len);
+                    self.b
+                        .global(spv::Op::TypeStruct, None, vec![spv::Operand::Id(arr)])
+                } else {
+                    let members: Vec<Id> =
+                        rec.fields.iter().map(|(_, t)| self.spv_type(t)).collect();
+                    let ops = members.into_iter().map(spv::Operand::Id).collect();
+                    self.b.global(spv::Op::TypeStruct, None, ops)
+                };
+                self.b.name(id, &format!("struct.{}", rec.name));
+                self.record_types.insert(*i, id);
+                id
+            }
+            Type::Event => self.b.type_event(),
+        }
+    }
+
+    pub fn ptr_ty(&mut self, space: AddrSpace, pointee: &Type) -> Id {
+        let p = self.spv_type(pointee);
+        if space == AddrSpace::Generic {
+            self.b.capability(Capability::GenericPointer);
+        }
+        self.b.type_pointer(storage_class(space), p)
+    }
+
+    pub fn size_align(&self, ty: &Type) -> (u64, u64) {
+        crate::sema::types::size_align(ty, &self.records, self.pointer_bits() / 8)
+    }
+}
