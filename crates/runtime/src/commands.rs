@@ -348,22 +348,18 @@ impl CommandQueue {
 
 impl Drop for CommandQueue {
     fn drop(&mut self) {
-        // API 5.1 clReleaseCommandQueue: queued commands still run; closing the channel lets
-        // the worker drain them and stop (out-of-order commands finish on their own threads).
+        // API 5.1 clReleaseCommandQueue: queued commands still run ("performs an implicit
+        // flush"), but releasing does not wait for them (a command may wait for a user event
+        // that is set later). Closing the channel lets the worker drain the queue and stop on
+        // its own; it is not joined.
         self.sender
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .take();
-        if let Some(worker) = self
-            .worker
+        self.worker
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
-        {
-            if worker.thread().id() != std::thread::current().id() {
-                let _ = worker.join();
-            }
-        }
+            .take();
     }
 }
 

@@ -235,6 +235,11 @@ impl Kernel {
         matches!(args.get(index as usize), Some(Some(_)))
     }
 
+    /// The bytes of the kernel's own `__local` variables (per work-group).
+    pub fn static_local_mem_size(&self) -> u64 {
+        self.executable.kir.kernel_local_mem_size(self.index)
+    }
+
     /// The bytes of local memory the `__local` pointer arguments set so far ask for
     /// (`CL_KERNEL_LOCAL_MEM_SIZE` counts these plus the kernel's own `__local` variables).
     pub fn local_arg_bytes(&self) -> u64 {

@@ -26,7 +26,7 @@ pub use device::{Device, Platform};
 pub use error::Error;
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 pub use program::{BinaryType, BuildStatus, Program};
-pub use queue::{Event, NdRange, ProfilingInfo, Queue};
+pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 
 /// A result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -74,12 +74,37 @@ pub fn now_ns() -> u64 {
     EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
+/// Which `exec` engine runs a queue's kernels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The reference interpreter (`exec::Interpreter`).
+    Interpreter,
+    /// The Cranelift JIT (`exec::Jit`; kernels it cannot compile run on the interpreter).
+    Jit,
+    /// The JIT without the fallback: kernels it cannot compile fail with an error (tests).
+    JitStrict,
+}
+
+impl EngineKind {
+    /// The engine named by `OXCL_ENGINE` (`interp` or `jit`), else the default: the JIT, which
+    /// gives the interpreter's results bit for bit on the whole corpus
+    /// (`runtime/tests/jit_corpus.rs`).
+    pub fn from_env() -> EngineKind {
+        match std::env::var("OXCL_ENGINE").as_deref() {
+            Ok("interp" | "interpreter") => EngineKind::Interpreter,
+            Ok("jit-strict") => EngineKind::JitStrict,
+            _ => EngineKind::Jit,
+        }
+    }
+}
+
 /// An in-order command queue.
 #[derive(Clone, Debug)]
 pub struct Queue {
     context: Context,
     /// Worker threads for kernels; 0 means all compute units.
     threads: usize,
+    engine: EngineKind,
 }
 
 impl Queue {
@@ -87,7 +112,18 @@ impl Queue {
         Queue {
             context: context.clone(),
             threads: 0,
+            engine: EngineKind::from_env(),
         }
+    }
+
+    /// Runs kernels on `engine` (the default comes from [`EngineKind::from_env`]).
+    pub fn with_engine(mut self, engine: EngineKind) -> Queue {
+        self.engine = engine;
+        self
+    }
+
+    pub fn engine(&self) -> EngineKind {
+        self.engine
     }
 
     /// Limits kernels to `threads` worker threads (0: all compute units).
@@ -211,9 +247,17 @@ impl Queue {
             nd,
             threads: self.threads,
         };
-        let engine = exec::Interpreter::default();
+        static INTERPRETER: OnceLock<exec::Interpreter> = OnceLock::new();
+        let engine: &dyn exec::Engine = match self.engine {
+            EngineKind::Interpreter => INTERPRETER.get_or_init(exec::Interpreter::default),
+            EngineKind::Jit => exec::Jit::shared(),
+            EngineKind::JitStrict => {
+                static STRICT: OnceLock<exec::Jit> = OnceLock::new();
+                STRICT.get_or_init(exec::Jit::strict)
+            }
+        };
         let event = self.timed(|| {
-            let stats = exec::Engine::run_with_globals(&engine, &launch, kernel.program_globals())?;
+            let stats = engine.run_with_globals(&launch, kernel.program_globals())?;
             // printf output appears when the kernel completes (OpenCL C 2.0 6.13.13).
             if !stats.printf.is_empty() {
                 use std::io::Write;

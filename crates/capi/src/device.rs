@@ -1,0 +1,375 @@
+//! Devices (API 4.2, 4.3): `clGetDeviceIDs`, `clGetDeviceInfo` (every OpenCL 3.0 query, with
+//! what is true of oxcl), sub-devices (not supported: the device cannot be partitioned) and the
+//! device timers.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use crate::consts::*;
+use crate::entry::guard;
+use crate::handle::{ClObject, Kind, Obj};
+use crate::info::{write_info, InfoValue};
+use crate::platform::{check_platform, devices, platform};
+use crate::types::*;
+
+pub struct DeviceObj {
+    pub device: Arc<runtime::Device>,
+}
+
+impl ClObject for DeviceObj {
+    const KIND: Kind = Kind::Device;
+    const INVALID: i32 = CL_INVALID_DEVICE;
+}
+
+/// Every device type bit the API defines.
+const DEVICE_TYPES: u64 = CL_DEVICE_TYPE_DEFAULT
+    | CL_DEVICE_TYPE_CPU
+    | CL_DEVICE_TYPE_GPU
+    | CL_DEVICE_TYPE_ACCELERATOR
+    | CL_DEVICE_TYPE_CUSTOM;
+
+/// Does the device type mask select oxcl's CPU device?
+pub fn type_matches(device_type: cl_device_type) -> Result<bool, i32> {
+    // API 4.2: "CL_INVALID_DEVICE_TYPE if device_type is not a valid value."
+    if device_type != CL_DEVICE_TYPE_ALL && device_type & !DEVICE_TYPES != 0 {
+        return Err(CL_INVALID_DEVICE_TYPE);
+    }
+    Ok(device_type == CL_DEVICE_TYPE_ALL
+        || device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0)
+}
+
+/// `clGetDeviceIDs` (API 4.2).
+pub unsafe extern "C" fn clGetDeviceIDs(
+    platform_id: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_PLATFORM if platform is not a valid platform."
+        check_platform(platform_id)?;
+        let selected = type_matches(device_type)?;
+        // "CL_INVALID_VALUE if num_entries is equal to zero and devices is not NULL or if both
+        // num_devices and devices are NULL."
+        if (num_entries == 0 && !out_devices.is_null())
+            || (num_devices.is_null() && out_devices.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were found."
+        if !selected {
+            return Err(CL_DEVICE_NOT_FOUND);
+        }
+        let all = devices();
+        if !out_devices.is_null() {
+            for (i, device) in all.iter().take(num_entries as usize).enumerate() {
+                // SAFETY: `out_devices` holds `num_entries` entries.
+                unsafe { *out_devices.add(i) = Obj::handle(device) };
+            }
+        }
+        if !num_devices.is_null() {
+            // SAFETY: a writable cl_uint.
+            unsafe { *num_devices = all.len() as u32 };
+        }
+        Ok(())
+    })
+}
+
+/// The atomic orders and scopes the device's features give (API 4.2
+/// `CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES`; relaxed order and work-group scope are the minimum).
+fn atomic_capabilities(device: &runtime::Device, fence: bool) -> u64 {
+    let has = |f: &str| device.features.iter().any(|x| x == f);
+    let mut caps = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    if fence {
+        // Fences: acquire-release is the minimum too, and work-item scope is for image fences.
+        caps |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+    }
+    for (feature, bit) in [
+        (
+            "__opencl_c_atomic_order_acq_rel",
+            CL_DEVICE_ATOMIC_ORDER_ACQ_REL,
+        ),
+        (
+            "__opencl_c_atomic_order_seq_cst",
+            CL_DEVICE_ATOMIC_ORDER_SEQ_CST,
+        ),
+        (
+            "__opencl_c_atomic_scope_device",
+            CL_DEVICE_ATOMIC_SCOPE_DEVICE,
+        ),
+        (
+            "__opencl_c_atomic_scope_all_devices",
+            CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES,
+        ),
+    ] {
+        if has(feature) {
+            caps |= bit;
+        }
+    }
+    caps
+}
+
+/// The value of one `clGetDeviceInfo` query.
+fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<InfoValue, i32> {
+    let d = &*obj.device;
+    let has_fp64 = d.has_extension("cl_khr_fp64");
+    let v = match param_name {
+        CL_DEVICE_TYPE => InfoValue::u64(CL_DEVICE_TYPE_CPU),
+        CL_DEVICE_VENDOR_ID => InfoValue::u32(0),
+        CL_DEVICE_MAX_COMPUTE_UNITS => InfoValue::u32(d.compute_units),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => InfoValue::u32(3),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => InfoValue::usize(d.max_work_group_size),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => InfoValue::pod(&d.max_work_item_sizes),
+        // The interpreter runs one work-item at a time: scalars are as fast as vectors.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => InfoValue::u32(1),
+        // "If double precision is not supported, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE must return 0."
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
+            InfoValue::u32(has_fp64 as u32)
+        }
+        // No cl_khr_fp16: 0.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            InfoValue::u32(0)
+        }
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(d.max_clock_mhz()),
+        CL_DEVICE_ADDRESS_BITS => InfoValue::u32(d.address_bits),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::u64(d.max_mem_alloc_size),
+        // No images (CL_DEVICE_IMAGE_SUPPORT is false): every image limit is 0.
+        CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(d.image_support()),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => InfoValue::u32(0),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH
+        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH
+        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::usize(0),
+        CL_DEVICE_MAX_SAMPLERS
+        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => InfoValue::u32(0),
+        // The full-profile minimum; arguments are copied, so any size works up to this.
+        CL_DEVICE_MAX_PARAMETER_SIZE => InfoValue::usize(d.max_parameter_size()),
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => InfoValue::u32(d.mem_base_addr_align_bits()),
+        // Deprecated by 1.2: the alignment in bytes.
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => InfoValue::u32(d.mem_base_addr_align_bits() / 8),
+        CL_DEVICE_SINGLE_FP_CONFIG => {
+            InfoValue::u64(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA)
+        }
+        // API 4.2: the minimum double precision capability.
+        CL_DEVICE_DOUBLE_FP_CONFIG => InfoValue::u64(if has_fp64 {
+            CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM
+        } else {
+            0
+        }),
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => InfoValue::u32(CL_READ_WRITE_CACHE),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => InfoValue::u32(d.global_mem_cacheline_size()),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => InfoValue::u64(d.global_mem_cache_size()),
+        CL_DEVICE_GLOBAL_MEM_SIZE => InfoValue::u64(d.global_mem_size),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => InfoValue::u64(d.max_constant_buffer_size),
+        CL_DEVICE_MAX_CONSTANT_ARGS => InfoValue::u32(d.max_constant_args()),
+        // Local memory is ordinary host memory.
+        CL_DEVICE_LOCAL_MEM_TYPE => InfoValue::u32(CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => InfoValue::u64(d.local_mem_size),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => InfoValue::bool(false),
+        // Event times are nanoseconds of a monotonic clock.
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => InfoValue::usize(1),
+        CL_DEVICE_ENDIAN_LITTLE => InfoValue::bool(cfg!(target_endian = "little")),
+        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+            InfoValue::bool(true)
+        }
+        CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(CL_EXEC_KERNEL),
+        // Profiling and out-of-order queues (CL_DEVICE_QUEUE_PROPERTIES is the same query).
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::supported_properties(d)),
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(0),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => {
+            InfoValue::u32(0)
+        }
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES | CL_DEVICE_MAX_ON_DEVICE_EVENTS => InfoValue::u32(0),
+        CL_DEVICE_NAME => InfoValue::str(&d.name),
+        CL_DEVICE_VENDOR => InfoValue::str(d.vendor()),
+        CL_DRIVER_VERSION => InfoValue::str(env!("CARGO_PKG_VERSION")),
+        CL_DEVICE_PROFILE => InfoValue::str("FULL_PROFILE"),
+        CL_DEVICE_VERSION => InfoValue::str(&d.version()),
+        CL_DEVICE_NUMERIC_VERSION => {
+            let (major, minor, patch) = d.numeric_version();
+            InfoValue::u32(make_version(major, minor, patch))
+        }
+        CL_DEVICE_OPENCL_C_VERSION => InfoValue::str(d.opencl_c_version()),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => {
+            let list: Vec<(&str, u32)> = d
+                .opencl_c_all_versions()
+                .iter()
+                .map(|&(ma, mi)| ("OpenCL C", make_version(ma, mi, 0)))
+                .collect();
+            InfoValue::name_versions(&list)
+        }
+        CL_DEVICE_OPENCL_C_FEATURES => {
+            let list: Vec<(&str, u32)> = d
+                .features
+                .iter()
+                .map(|f| (f.as_str(), make_version(3, 0, 0)))
+                .collect();
+            InfoValue::name_versions(&list)
+        }
+        CL_DEVICE_EXTENSIONS => InfoValue::str(&d.extensions.join(" ")),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => {
+            let list: Vec<(&str, u32)> = d
+                .extensions
+                .iter()
+                .map(|e| (e.as_str(), make_version(1, 0, 0)))
+                .collect();
+            InfoValue::name_versions(&list)
+        }
+        CL_DEVICE_IL_VERSION => InfoValue::str(d.il_version()),
+        CL_DEVICE_ILS_WITH_VERSION => {
+            let list: Vec<(&str, u32)> = d
+                .il_versions()
+                .iter()
+                .map(|&(ma, mi)| ("SPIR-V", make_version(ma, mi, 0)))
+                .collect();
+            InfoValue::name_versions(&list)
+        }
+        CL_DEVICE_BUILT_IN_KERNELS => InfoValue::str(""),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => InfoValue::empty(),
+        CL_DEVICE_PLATFORM => InfoValue::ptr(Obj::handle(platform())),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(true),
+        CL_DEVICE_PARENT_DEVICE => InfoValue::ptr(std::ptr::null_mut()),
+        // The device cannot be partitioned: "a value of 0 will be returned".
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => InfoValue::u32(0),
+        CL_DEVICE_PARTITION_PROPERTIES => InfoValue::pod(&[0isize]),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => InfoValue::u64(0),
+        // "If device is a root-level device ... param_value_size_ret may be 0."
+        CL_DEVICE_PARTITION_TYPE => InfoValue::empty(),
+        CL_DEVICE_REFERENCE_COUNT => InfoValue::u32(1),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => InfoValue::usize(d.printf_buffer_size()),
+        // No program-scope global variables (the feature is not claimed).
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            InfoValue::usize(0)
+        }
+        CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(0),
+        CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::u32(0),
+        CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),
+        // 0: natural alignment.
+        CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => InfoValue::u32(0),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(0),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(false),
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => InfoValue::u64(atomic_capabilities(d, false)),
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => InfoValue::u64(atomic_capabilities(d, true)),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => InfoValue::bool(d.non_uniform_work_groups()),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => InfoValue::usize(1),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => InfoValue::bool(false),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => InfoValue::bool(
+            d.features
+                .iter()
+                .any(|f| f == "__opencl_c_generic_address_space"),
+        ),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => InfoValue::u64(0),
+        // Not a conformant implementation (yet).
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => InfoValue::str("v0000-01-01-00"),
+        // "CL_INVALID_VALUE if param_name is not one of the supported values".
+        _ => return Err(CL_INVALID_VALUE),
+    };
+    Ok(v)
+}
+
+/// `clGetDeviceInfo` (API 4.2).
+pub unsafe extern "C" fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_DEVICE if device is not a valid device."
+        let obj = Obj::<DeviceObj>::get(device)?;
+        let value = device_info(&obj, param_name);
+        // SAFETY: the caller's buffers.
+        match unsafe { write_info(value, param_value_size, param_value, param_value_size_ret) } {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+/// `clCreateSubDevices` (API 4.3): the device reports no partition types.
+pub unsafe extern "C" fn clCreateSubDevices(
+    in_device: cl_device_id,
+    _properties: *const cl_device_partition_property,
+    _num_devices: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices_ret: *mut cl_uint,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_DEVICE if in_device is not a valid device."
+        Obj::<DeviceObj>::get(in_device)?;
+        // "CL_INVALID_VALUE if values specified in properties are not valid or if values
+        // specified in properties are valid but not supported by the device."
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+/// `clRetainDevice`: "the reference count of a root-level device remains unchanged".
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+    guard(|| Obj::<DeviceObj>::get(device).map(|_| ()))
+}
+
+/// `clReleaseDevice`: as `clRetainDevice`.
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+    guard(|| Obj::<DeviceObj>::get(device).map(|_| ()))
+}
+
+/// `clGetHostTimer` (API 4.3): the host clock, which is also the device clock.
+pub unsafe extern "C" fn clGetHostTimer(
+    device: cl_device_id,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    guard(|| {
+        Obj::<DeviceObj>::get(device)?;
+        // "CL_INVALID_VALUE if host_timestamp is NULL."
+        if host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: a writable cl_ulong.
+        unsafe { *host_timestamp = runtime::commands::now() };
+        Ok(())
+    })
+}
+
+/// `clGetDeviceAndHostTimer` (API 4.3): one clock serves both.
+pub unsafe extern "C" fn clGetDeviceAndHostTimer(
+    device: cl_device_id,
+    device_timestamp: *mut cl_ulong,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    guard(|| {
+        Obj::<DeviceObj>::get(device)?;
+        // "CL_INVALID_VALUE if host_timestamp or device_timestamp is NULL."
+        if host_timestamp.is_null() || device_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let now = runtime::commands::now();
+        // SAFETY: writable cl_ulongs.
+        unsafe {
+            *device_timestamp = now;
+            *host_timestamp = now;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,110 @@
+//! More of what the device reports (API 4.2 "Querying Devices"), kept beside [`Device`] so the
+//! C API's `clGetDeviceInfo` and the CLI's `oxcl info` give the same answers.
+
+use crate::buffer::BUFFER_ALIGN;
+use crate::Device;
+
+impl Device {
+    /// `CL_DEVICE_MAX_PARAMETER_SIZE`: the full-profile minimum (arguments are copied, so any
+    /// size up to this works).
+    pub fn max_parameter_size(&self) -> usize {
+        1024
+    }
+
+    /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN`, in bits: buffers are [`BUFFER_ALIGN`]-byte aligned.
+    pub fn mem_base_addr_align_bits(&self) -> u32 {
+        (BUFFER_ALIGN * 8) as u32
+    }
+
+    /// `CL_DEVICE_MAX_CONSTANT_ARGS`: the full-profile minimum.
+    pub fn max_constant_args(&self) -> u32 {
+        8
+    }
+
+    /// `CL_DEVICE_PRINTF_BUFFER_SIZE`: the full-profile minimum, 1 MiB.
+    pub fn printf_buffer_size(&self) -> usize {
+        1 << 20
+    }
+
+    /// `CL_DEVICE_IMAGE_SUPPORT`: images are not supported yet.
+    pub fn image_support(&self) -> bool {
+        false
+    }
+
+    /// `CL_DEVICE_QUEUE_ON_HOST_PROPERTIES`: out-of-order execution and profiling (as
+    /// `(out_of_order, profiling)`).
+    pub fn queue_properties(&self) -> (bool, bool) {
+        (true, true)
+    }
+
+    /// `CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT`: the runtime runs partial work-groups.
+    pub fn non_uniform_work_groups(&self) -> bool {
+        true
+    }
+
+    /// `CL_DEVICE_NUMERIC_VERSION` as (major, minor, patch).
+    pub fn numeric_version(&self) -> (u32, u32, u32) {
+        (3, 0, 0)
+    }
+
+    /// `CL_DEVICE_OPENCL_C_ALL_VERSIONS`: the OpenCL C versions `-cl-std` accepts, as
+    /// (major, minor). 2.0 needs features not claimed (pipes, device enqueue), so it is absent.
+    pub fn opencl_c_all_versions(&self) -> &'static [(u32, u32)] {
+        &[(1, 0), (1, 1), (1, 2), (3, 0)]
+    }
+
+    /// The SPIR-V versions of [`Device::il_version`], as (major, minor).
+    pub fn il_versions(&self) -> Vec<(u32, u32)> {
+        self.il_version()
+            .split_whitespace()
+            .filter_map(|v| {
+                let (major, minor) = v.strip_prefix("SPIR-V_")?.split_once('.')?;
+                Some((major.parse().ok()?, minor.parse().ok()?))
+            })
+            .collect()
+    }
+
+    /// `CL_DEVICE_MAX_CLOCK_FREQUENCY` in MHz, from sysfs or /proc/cpuinfo (0 when unknown).
+    pub fn max_clock_mhz(&self) -> u32 {
+        std::fs::read_to_string("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .map(|khz| (khz / 1000) as u32)
+            .or_else(|| {
+                let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+                let line = text.lines().find(|l| l.starts_with("cpu MHz"))?;
+                line.split_once(':')?
+                    .1
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .map(|mhz| mhz as u32)
+            })
+            .unwrap_or(0)
+    }
+
+    /// `CL_DEVICE_GLOBAL_MEM_CACHE_SIZE`: the last-level cache, from sysfs (0 when unknown).
+    pub fn global_mem_cache_size(&self) -> u64 {
+        (0..8)
+            .rev()
+            .filter_map(|i| {
+                std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/cache/index{i}/size"))
+                    .ok()
+            })
+            .find_map(|s| {
+                let s = s.trim();
+                let (digits, scale) = match (s.strip_suffix('K'), s.strip_suffix('M')) {
+                    (Some(d), _) => (d, 1024),
+                    (_, Some(d)) => (d, 1 << 20),
+                    _ => (s, 1),
+                };
+                digits.parse::<u64>().ok().map(|n| n * scale)
+            })
+            .unwrap_or(0)
+    }
+
+    /// `CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE`.
+    pub fn global_mem_cacheline_size(&self) -> u32 {
+        64
+    }
+}
