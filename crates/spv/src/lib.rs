@@ -10,11 +10,13 @@
 //! - [`disassemble`] prints exactly what `spirv-dis --raw-id` prints; [`assemble`] reads that
 //!   syntax (and what `spirv-as` reads) back.
 //! - [`Builder`] builds modules in the layout order of spec 2.4 for the compiler.
+//! - [`link::link`] links modules that import and export symbols (Linkage capability).
 
 pub mod asm;
 pub mod builder;
 pub mod dis;
 pub mod grammar;
+pub mod link;
 pub mod module;
 pub mod read;
 pub mod valid;

@@ -546,3 +546,61 @@ fn geometric_in<F: Float>(func: BuiltinFn, rty: Type, args: &[(Type, Val)]) -> O
         _ => return None,
     })
 }
+
+/// Whether `call` computes `func` lane by lane through [`lane`] (every builtin except printf,
+/// prefetch, the geometric functions, shuffles, the out-pointer functions and the ones the
+/// lowering expands).
+pub(crate) fn is_elementwise(func: BuiltinFn) -> bool {
+    use BuiltinFn as B;
+    !matches!(
+        func,
+        B::Printf
+            | B::Prefetch
+            | B::Cross
+            | B::Distance
+            | B::Length
+            | B::Normalize
+            | B::FastDistance
+            | B::FastLength
+            | B::FastNormalize
+            | B::Shuffle
+            | B::Shuffle2
+            | B::Frexp
+            | B::Modf
+            | B::Fract
+            | B::Sincos
+            | B::Remquo
+            | B::LgammaR
+            | B::Vloadn
+            | B::Vstoren
+            | B::VloadHalf
+            | B::VloadHalfn
+            | B::VstoreHalf
+            | B::VstoreHalfR
+            | B::VstoreHalfn
+            | B::VstoreHalfnR
+            | B::VloadaHalfn
+            | B::VstoreaHalfn
+            | B::VstoreaHalfnR
+            | B::Select
+    )
+}
+
+/// One lane of an element-wise builtin, exactly as `call` computes it: `rty` is the call's
+/// result type, `arg_ty` its first argument's type, `a` the lane of every argument. Used by the
+/// JIT so both engines share one implementation.
+pub(crate) fn lane(func: BuiltinFn, rty: Type, arg_ty: Type, a: &[u64]) -> Option<u64> {
+    if let Some(kind) = int_kind(func) {
+        let s = arg_ty.lane_type().unwrap_or(ScalarType::I32);
+        return int_lane(func, s, kind, a);
+    }
+    let s = if func == BuiltinFn::Nan { rty } else { arg_ty }
+        .lane_type()
+        .unwrap_or(ScalarType::F32);
+    match s {
+        ScalarType::F16 => float_f16(func, a),
+        ScalarType::F32 => float_f32(func, a),
+        ScalarType::F64 => float_f64(func, a),
+        _ => None,
+    }
+}

@@ -712,7 +712,7 @@ fn work_item(
 }
 
 /// Performs an atomic operation, returning the old value.
-fn atomic(
+pub(crate) fn atomic(
     mem: &mut Memory<'_>,
     op: AtomicOp,
     ty: Type,

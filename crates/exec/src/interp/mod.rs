@@ -13,9 +13,9 @@
 //! checked mode each group also keeps a `memory::LocalShadow` of its local memory, cleared at
 //! every barrier, to report data races between work-items.
 
-mod builtins;
-mod eval;
-mod item;
+pub(crate) mod builtins;
+pub(crate) mod eval;
+pub(crate) mod item;
 pub mod memory;
 mod printf;
 pub mod program;
@@ -83,7 +83,7 @@ impl Engine for Interpreter {
 }
 
 /// Everything the worker threads share, read-only.
-struct RunCtx<'a> {
+pub(crate) struct RunCtx<'a> {
     interp: &'a Interpreter,
     module: &'a Module,
     kernel: &'a Kernel,
@@ -106,7 +106,7 @@ unsafe impl Sync for RunCtx<'_> {}
 
 /// Counters a group adds to the run's statistics.
 #[derive(Default)]
-struct Counters {
+pub(crate) struct Counters {
     instructions: u64,
     barriers: u64,
     work_items: u64,
@@ -124,7 +124,7 @@ fn bad_arg(kernel: &Kernel, index: usize, reason: impl Into<String>) -> ExecErro
 /// their own, smaller, maximum).
 const MAX_WORK_GROUP_ITEMS: u64 = 1 << 20;
 
-fn check_nd(nd: &NdRange) -> Result<(), ExecError> {
+pub(crate) fn check_nd(nd: &NdRange) -> Result<(), ExecError> {
     if !(1..=3).contains(&nd.work_dim) {
         return Err(ExecError::BadNdRange(format!(
             "work_dim {} is not 1, 2 or 3",

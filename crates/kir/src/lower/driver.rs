@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use spv::{AddressingModel, Decoration, Instruction, Op};
+use spv::{AddressingModel, Capability, Decoration, Instruction, Op};
 
 use super::constants::const_bytes_with_relocs;
 use super::function::FnLower;
@@ -48,6 +48,7 @@ pub(crate) fn lower_instructions(
         })
         .transpose()?
         .unwrap_or(64);
+    reject_unsupported_features(insts)?;
     let info = module_info::analyze(insts, address_bits, options)?;
 
     let mut lowering = ModuleLowering {
@@ -129,6 +130,43 @@ pub(crate) fn lower_instructions(
     }
     super::verify_module(&module)?;
     Ok(module)
+}
+
+/// Capabilities whose instructions the consumer does not execute yet, with the feature's name.
+const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] = &[
+    (Capability::Pipes, "pipes"),
+    (Capability::PipeStorage, "pipe storage"),
+    (Capability::DeviceEnqueue, "device-side enqueue"),
+    (Capability::NamedBarrier, "named barriers"),
+];
+
+/// Fails on the first instruction (other than a type declaration) that only a capability of
+/// [`UNSUPPORTED_CAPABILITIES`] enables, naming the instruction and the capability.
+/// FIXME(issue 3): pipes, device-side enqueue and named barriers are not implemented.
+fn reject_unsupported_features(insts: &[Instruction]) -> Result<(), LowerError> {
+    for inst in insts {
+        let info = inst.op.info();
+        if info.class == "Type-Declaration" || info.capabilities.is_empty() {
+            continue;
+        }
+        let unsupported = info
+            .capabilities
+            .iter()
+            .all(|c| UNSUPPORTED_CAPABILITIES.iter().any(|(u, _)| u == c));
+        if unsupported {
+            let (cap, feature) = UNSUPPORTED_CAPABILITIES
+                .iter()
+                .find(|(u, _)| info.capabilities.contains(u))
+                .copied()
+                .unwrap_or(UNSUPPORTED_CAPABILITIES[0]);
+            return Err(inst.unsupported(&format!(
+                "{feature} ({} needs capability {})",
+                info.name,
+                cap.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `(id, type)` of each `OpFunctionParameter` of a function.

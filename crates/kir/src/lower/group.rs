@@ -9,7 +9,7 @@
 //! `*Min`/`*Max`): through one `__local` scratch cell. Reductions and scans visit the work-items
 //! in local-linear-id order, one per barrier-separated step, so float results are the same on
 //! every run (the order of a sequential left fold). Sub-group collectives (cl_khr_subgroups)
-//! are the work-item's own value: kir's sub-groups are single work-items.
+//! are the work-item's own value: kir's sub-groups are single work-items (see `subgroup`).
 
 use spv::Instruction;
 

@@ -216,35 +216,36 @@ pub(crate) fn analyze(
                     let id = inst.res()?;
                     info.types.insert(id, kind);
                 } else if let Some(c) = Const::from_inst(inst)? {
-                    info.constants.insert(inst.res()?, c);
+                    let id = inst.res()?;
+                    info.constants.insert(id, c);
+                    // Specialize at once: later types (array lengths, SPIR-V 2.12) and
+                    // constants see the specialized value.
+                    specialize(&mut info, options, id);
                 }
             }
         }
         i += 1;
     }
-    apply_specialization(&mut info, options);
     for index in pending_mode_ids {
         apply_execution_mode_id(&insts[index], &mut info)?;
     }
     Ok(info)
 }
 
-/// Replaces default values of specialization constants given in the options.
-fn apply_specialization(info: &mut ModuleInfo, options: &LowerOptions) {
+/// Replaces the default value of specialization constant `id` by the one the options give for
+/// its `SpecId`, if any.
+fn specialize(info: &mut ModuleInfo, options: &LowerOptions, id: SpvId) {
     if options.spec_constants.is_empty() {
         return;
     }
-    let ids: Vec<SpvId> = info.constants.keys().copied().collect();
-    for id in ids {
-        let Some(spec_id) = info.decoration_literal(id, Decoration::SpecId) else {
-            continue;
-        };
-        let Some(&value) = options.spec_constants.get(&spec_id) else {
-            continue;
-        };
-        if let Some(Const::Scalar { bits, .. }) = info.constants.get_mut(&id) {
-            *bits = value;
-        }
+    let Some(spec_id) = info.decoration_literal(id, Decoration::SpecId) else {
+        return;
+    };
+    let Some(&value) = options.spec_constants.get(&spec_id) else {
+        return;
+    };
+    if let Some(Const::Scalar { bits, .. }) = info.constants.get_mut(&id) {
+        *bits = value;
     }
 }
 

@@ -264,6 +264,38 @@ impl FnLower<'_, '_> {
                 self.lower_extended_arith(inst)
             }
             Op::GenericPtrMemSemantics => self.lower_generic_ptr_mem_semantics(inst),
+            op if super::subgroup::is_subgroup_op(op) => self.lower_subgroup(inst),
+            Op::SizeOf => {
+                // SPIR-V 3.42.8 OpSizeOf: the size in bytes of the pointee type.
+                let ptr_ty = self
+                    .type_of(inst.id_op(0)?)
+                    .ok_or_else(|| inst.malformed("operand of unknown type"))?;
+                let pointee = self
+                    .m
+                    .info
+                    .types
+                    .pointee(ptr_ty)
+                    .ok_or_else(|| inst.malformed("operand is not a pointer"))?;
+                let size = self.m.info.types.size(pointee);
+                let ty = self.m.value_type(inst.rty()?, inst)?;
+                let v = self.int_const(ty, size);
+                self.vals.insert(inst.res()?, v);
+                Ok(())
+            }
+            Op::CopyLogical => {
+                // SPIR-V 3.42.12: the types are logically matching; kir aggregates are bytes of
+                // the same layout when the sizes agree (OpenCL modules carry no explicit offsets).
+                let v = self.value(inst.id_op(0)?, inst)?;
+                let ty = self.m.value_type(inst.rty()?, inst)?;
+                if self.func.dfg.value_type(v) != ty {
+                    return Err(
+                        inst.unsupported("OpCopyLogical between types of different layouts")
+                    );
+                }
+                self.vals.insert(inst.res()?, v);
+                Ok(())
+            }
+            Op::PtrDiff => self.lower_ptr_diff(inst),
             Op::PtrEqual | Op::PtrNotEqual => {
                 let a = self.value(inst.id_op(0)?, inst)?;
                 let b = self.value(inst.id_op(1)?, inst)?;
@@ -286,6 +318,55 @@ impl FnLower<'_, '_> {
             }
             _ => Err(inst.unsupported("this instruction")),
         }
+    }
+
+    /// `OpPtrDiff` (SPIR-V 3.42.8): `(a - b) / sizeof(pointee)`, an exact signed division of
+    /// the byte distance.
+    fn lower_ptr_diff(&mut self, inst: &Instruction) -> Result<(), LowerError> {
+        let a_id = inst.id_op(0)?;
+        let a = self.value(a_id, inst)?;
+        let b = self.value(inst.id_op(1)?, inst)?;
+        let pointee = self
+            .type_of(a_id)
+            .and_then(|t| self.m.info.types.pointee(t))
+            .ok_or_else(|| inst.malformed("operand is not a pointer"))?;
+        let size = self.m.info.types.size(pointee).max(1);
+        let pty = self.ptr_int();
+        let ai = self.ptr_to_int(a, pty);
+        let bi = self.ptr_to_int(b, pty);
+        let bytes = self.emit(
+            InstData::Binary {
+                op: BinaryOp::ISub,
+                a: ai,
+                b: bi,
+            },
+            pty,
+        );
+        let size = self.int_const(pty, size);
+        let diff = self.emit(
+            InstData::Binary {
+                op: BinaryOp::SDiv,
+                a: bytes,
+                b: size,
+            },
+            pty,
+        );
+        let ty = self.m.value_type(inst.rty()?, inst)?;
+        let v = if ty == pty {
+            diff
+        } else {
+            self.emit(
+                InstData::Convert {
+                    op: ConvertOp::SConvert,
+                    arg: diff,
+                    rounding: None,
+                    saturate: false,
+                },
+                ty,
+            )
+        };
+        self.vals.insert(inst.res()?, v);
+        Ok(())
     }
 
     /// Emits `data` as the definition of the instruction's result.

@@ -1,0 +1,80 @@
+//! What the consumer does not run yet fails with an error that names the instruction and the
+//! capability (issue 3, "Producers other than oxcl"): pipes, device-side enqueue and named
+//! barriers. FIXME(issue 3): these assert the current behaviour; when the features land, these
+//! cases become execution tests and `consumer_coverage::KNOWN_GAPS` shrinks.
+
+#[path = "consumer_coverage/harness.rs"]
+mod harness;
+
+fn lower_error(module: spv::Module) -> String {
+    let valid = spv::valid::validate(module, &harness::env()).expect("validates");
+    match kir::lower::lower(&valid) {
+        Ok(_) => panic!("lowered, but the feature is not implemented"),
+        Err(e) => {
+            assert!(
+                matches!(e, kir::lower::LowerError::Unsupported { .. }),
+                "{e:?}"
+            );
+            e.to_string()
+        }
+    }
+}
+
+#[test]
+fn pipes_and_device_enqueue_from_clang_name_the_instruction_and_capability() {
+    if !harness::tools_available() {
+        eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
+        return;
+    }
+    let pipes = harness::compile(
+        "kernel void producer(write_only pipe int p) { int v = get_global_id(0); write_pipe(p, &v); }",
+        "CL2.0",
+    );
+    let text = lower_error(spv::read_bytes(&pipes).expect("reads"));
+    assert!(text.contains("not supported yet"), "{text}");
+    assert!(text.contains("OpWritePipe"), "{text}");
+    assert!(text.contains("capability Pipes"), "{text}");
+
+    let enqueue = harness::compile(
+        "kernel void parent(global int *a) {
+             queue_t q = get_default_queue();
+             enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4),
+                            ^{ a[get_global_id(0)] = 1; });
+         }",
+        "CL2.0",
+    );
+    let text = lower_error(spv::read_bytes(&enqueue).expect("reads"));
+    assert!(
+        text.contains("not supported yet: device-side enqueue"),
+        "{text}"
+    );
+    assert!(text.contains("capability DeviceEnqueue"), "{text}");
+}
+
+#[test]
+fn named_barriers_name_the_instruction_and_capability() {
+    let text = "; Version: 1.1
+OpCapability Addresses
+OpCapability Kernel
+OpCapability NamedBarrier
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main \"k\"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%nb = OpTypeNamedBarrier
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u0 = OpConstant %uint 0
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%l = OpLabel
+%b = OpNamedBarrierInitialize %nb %u1
+OpMemoryNamedBarrier %b %u2 %u0
+OpReturn
+OpFunctionEnd
+";
+    let module = spv::assemble(text).expect("assembles");
+    let text = lower_error(module);
+    assert!(text.contains("OpNamedBarrierInitialize"), "{text}");
+    assert!(text.contains("capability NamedBarrier"), "{text}");
+}
