@@ -382,9 +382,8 @@ impl Program {
         self.state().object.clone()
     }
 
-    /// `clLinkProgram` (API 5.8.4): a new program from compiled objects. One object links to an
-    /// executable (or, with `-create-library`, a library); linking several SPIR-V modules
-    /// together is not supported yet (`CL_LINK_PROGRAM_FAILURE` with a log saying so).
+    /// `clLinkProgram` (API 5.8.4): a new program from compiled objects, linked into one SPIR-V
+    /// module by `spv::link`, then built (or, with `-create-library`, kept as a library).
     pub fn link(context: &Context, objects: &[Program], options: &str) -> Result<Program> {
         let create_library = options.split_whitespace().any(|o| o == "-create-library");
         let link_options: Vec<&str> = options
@@ -402,14 +401,23 @@ impl Program {
                 }
             }
         }
-        let program = match modules.as_slice() {
-            [one] => Program::new(context, ProgramSource::Il(one.clone())),
-            _ => {
+        // API 5.8.4: the objects are linked into one module (spv::link resolves each Import by the
+        // Export of the same name); a library may keep unresolved imports.
+        let linked = match modules.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => modules
+                .iter()
+                .map(|bytes| spv::read_bytes(bytes).map_err(|e| format!("error: invalid SPIR-V object: {e}\n")))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .and_then(|parsed| {
+                    let link_options = spv::link::LinkOptions { allow_unresolved: create_library };
+                    spv::link::link_with(&parsed, &link_options).map(|m| m.to_bytes()).map_err(|e| format!("error: {e}\n"))
+                }),
+        };
+        let linked = match linked {
+            Ok(bytes) => bytes,
+            Err(log) => {
                 let program = Program::new(context, ProgramSource::Il(Vec::new()));
-                let log = format!(
-                    "error: linking {} compiled objects into one program is not supported yet (oxcl links one object)\n",
-                    modules.len()
-                );
                 let mut state = program.state();
                 state.status = BuildStatus::Error;
                 state.log = log.clone();
@@ -417,12 +425,13 @@ impl Program {
                 return Err(Error::LinkProgramFailure(log, program));
             }
         };
+        let program = Program::new(context, ProgramSource::Il(linked.clone()));
         if create_library {
             {
                 let mut state = program.state();
                 state.status = BuildStatus::Success;
                 state.options = options.to_string();
-                state.object = modules.pop();
+                state.object = Some(linked);
                 state.binary_type = BinaryType::Library;
             }
             return Ok(program);
