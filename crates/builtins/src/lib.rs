@@ -14,9 +14,11 @@
 //! This crate depends on nothing: SPIR-V names are kept as strings (`"OpDot"`, OpenCL.std `"s_abs"`)
 //! and resolved by the consumers against the grammar tables of `spv`.
 //!
-//! Not yet in the table (each a later issue): images, pipes, atomics, work-group collectives,
-//! async copies, printf, device-side enqueue, address-space qualifier functions, shuffle, and the
-//! `vload`/`vstore` families.
+//! Work-group collectives and sub-group functions are families here ([`Requires`] says which
+//! device support they need). Not yet in the table: images (whose argument types are not
+//! [`Ty`]s yet), pipes, atomics, async copies, printf, device-side enqueue, address-space
+//! qualifier functions, shuffle, and the `vload`/`vstore` families — the compiler knows those
+//! by name.
 
 pub mod sig;
 pub mod ulp;
@@ -38,6 +40,38 @@ pub enum Category {
     Geometric,
     Relational,
     Synchronization,
+    /// OpenCL C 2.0 1.13.15 work-group functions.
+    WorkGroup,
+    /// cl_khr_subgroups / `__opencl_c_subgroups` (OpenCL C 3.0 6.15.16).
+    SubGroup,
+}
+
+/// What besides the OpenCL C version a family needs from the device.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Requires {
+    Nothing,
+    /// Work-group collective functions: OpenCL C 2.0, or 3.0 with
+    /// `__opencl_c_work_group_collective_functions`.
+    WorkGroupCollectives,
+    /// Sub-groups: `cl_khr_subgroups` or `__opencl_c_subgroups`.
+    Subgroups,
+}
+
+/// The scope of a group instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GroupScope {
+    /// SPIR-V `Workgroup` (2).
+    WorkGroup,
+    /// SPIR-V `Subgroup` (3).
+    SubGroup,
+}
+
+/// The `GroupOperation` of an arithmetic group instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GroupOperation {
+    Reduce,
+    InclusiveScan,
+    ExclusiveScan,
 }
 
 /// The set of element types a family's type variable `T` ranges over.
@@ -61,6 +95,9 @@ pub enum Domain {
     Upsample,
     /// Signed integers only (`any`, `all`).
     SignedInteger,
+    /// Scalars of the work-group and sub-group functions: int, uint, long, ulong, float, and
+    /// half / double when supported.
+    GroupScalar,
     /// Every integer and float element type (`select`, `bitselect`).
     All,
 }
@@ -95,6 +132,21 @@ pub enum Lowering {
     Barrier,
     /// `OpMemoryBarrier` with work-group scope; the argument is `cl_mem_fence_flags`.
     MemFence,
+    /// `sub_group_barrier`: `OpControlBarrier` with sub-group execution scope (and work-group
+    /// memory scope unless one is given, as llvm-spirv emits it).
+    SubgroupBarrier,
+    /// `OpGroupAll` / `OpGroupAny` on `x != 0`, the `bool` result selected to `int` 1/0.
+    GroupPredicate(&'static str, GroupScope),
+    /// `OpGroupBroadcast`; work-group local ids of 2 or 3 dimensions become a `size_t` vector.
+    GroupBroadcast(GroupScope),
+    /// `OpGroup{F,I,S,U}{Add,Min,Max}` chosen by element kind, with a `GroupOperation`.
+    GroupArith {
+        float: &'static str,
+        signed: &'static str,
+        unsigned: &'static str,
+        operation: GroupOperation,
+        scope: GroupScope,
+    },
 }
 
 /// Minimum accuracy of a math function for one floating-point type (env 8.5).
@@ -121,6 +173,8 @@ pub struct Family {
     pub lowering: Lowering,
     /// The first OpenCL C version (100, 110, 120, 200, 300) that has the family.
     pub since: u32,
+    /// Device support the family needs besides the version.
+    pub requires: Requires,
 }
 
 /// The compilation context that decides which overloads exist.
@@ -135,12 +189,24 @@ pub struct Ctx {
     pub generic_address_space: bool,
     /// 32 or 64: the width of `size_t`.
     pub address_bits: u32,
+    /// Work-group collective functions exist (2.0, or 3.0 with the feature).
+    pub work_group_collectives: bool,
+    /// Sub-group functions exist (`cl_khr_subgroups` or `__opencl_c_subgroups`).
+    pub subgroups: bool,
 }
 
 impl Family {
     /// Every concrete overload of this family in `ctx`; empty when the family does not exist there.
     pub fn overloads(&self, ctx: &Ctx) -> Vec<Overload> {
         if ctx.cl_version < self.since {
+            return Vec::new();
+        }
+        let supported = match self.requires {
+            Requires::Nothing => true,
+            Requires::WorkGroupCollectives => ctx.work_group_collectives,
+            Requires::Subgroups => ctx.subgroups,
+        };
+        if !supported {
             return Vec::new();
         }
         sig::expand(self, ctx)

@@ -212,6 +212,11 @@ fn domain_elems(domain: Domain, ctx: &Ctx) -> Vec<Elem> {
         Domain::Int32 => vec![Elem::Int, Elem::UInt],
         Domain::Upsample => integers[..6].to_vec(),
         Domain::SignedInteger => vec![Elem::Char, Elem::Short, Elem::Int, Elem::Long],
+        Domain::GroupScalar => {
+            let mut v = vec![Elem::Int, Elem::UInt, Elem::Long, Elem::ULong];
+            v.extend(floats());
+            v
+        }
         Domain::All => {
             let mut v = integers.to_vec();
             v.extend(floats());
@@ -223,7 +228,7 @@ fn domain_elems(domain: Domain, ctx: &Ctx) -> Vec<Elem> {
 /// Expands every pattern of `family` over its domain in `ctx`, without duplicates.
 pub fn expand(family: &Family, ctx: &Ctx) -> Vec<Overload> {
     let widths: &[u8] = match family.domain {
-        Domain::None => &[1],
+        Domain::None | Domain::GroupScalar => &[1],
         Domain::FloatGeometric | Domain::FloatOnlyGeometric => &[1, 2, 3, 4],
         _ => &WIDTHS,
     };

@@ -5,10 +5,11 @@ use crate::Domain::{
     self, All, Float, FloatGeometric, FloatOnly, FloatOnlyGeometric, Int32, None, SignedInteger,
     Upsample,
 };
-use crate::Family;
 use crate::Lowering::{
-    self, Barrier, Core, ExtInst, ExtInstByKind, ExtInstBySign, MemFence, SignBitsReduce,
+    self, Barrier, Core, ExtInst, ExtInstByKind, ExtInstBySign, GroupArith, GroupBroadcast,
+    GroupPredicate, MemFence, SignBitsReduce, SubgroupBarrier,
 };
+use crate::{Family, GroupOperation, GroupScope, Requires};
 
 const fn f(
     name: &'static str,
@@ -24,6 +25,62 @@ const fn f(
         sigs,
         lowering,
         since: 100,
+        requires: Requires::Nothing,
+    }
+}
+
+const fn requires(family: Family, requires: Requires) -> Family {
+    Family { requires, ..family }
+}
+
+/// A work-group function (OpenCL C 2.0 1.13.15): since 2.0, needing the collectives.
+const fn work_group(
+    name: &'static str,
+    domain: Domain,
+    sigs: &'static [&'static str],
+    lowering: Lowering,
+) -> Family {
+    requires(
+        since(f(name, WorkGroup, domain, sigs, lowering), 200),
+        Requires::WorkGroupCollectives,
+    )
+}
+
+/// A sub-group function (cl_khr_subgroups; OpenCL C 3.0 6.15.16).
+const fn sub_group(
+    name: &'static str,
+    domain: Domain,
+    sigs: &'static [&'static str],
+    lowering: Lowering,
+) -> Family {
+    requires(
+        since(f(name, SubGroup, domain, sigs, lowering), 200),
+        Requires::Subgroups,
+    )
+}
+
+/// `reduce`/`scan` of `add`/`min`/`max` over a work-group or a sub-group.
+const fn group_arith(
+    name: &'static str,
+    op: &'static str,
+    operation: GroupOperation,
+    scope: GroupScope,
+) -> Family {
+    let (float, signed, unsigned) = match op.as_bytes()[1] {
+        b'd' => ("OpGroupFAdd", "OpGroupIAdd", "OpGroupIAdd"),
+        b'i' => ("OpGroupFMin", "OpGroupSMin", "OpGroupUMin"),
+        _ => ("OpGroupFMax", "OpGroupSMax", "OpGroupUMax"),
+    };
+    let lowering = GroupArith {
+        float,
+        signed,
+        unsigned,
+        operation,
+        scope,
+    };
+    match scope {
+        GroupScope::WorkGroup => work_group(name, Domain::GroupScalar, UNARY, lowering),
+        GroupScope::SubGroup => sub_group(name, Domain::GroupScalar, UNARY, lowering),
     }
 }
 
@@ -625,5 +682,197 @@ pub static FAMILIES: &[Family] = &[
         None,
         &["void uint"],
         MemFence,
+    ),
+    // 1.13.15 Work-group functions.
+    work_group(
+        "work_group_all",
+        None,
+        &["int int"],
+        GroupPredicate("OpGroupAll", GroupScope::WorkGroup),
+    ),
+    work_group(
+        "work_group_any",
+        None,
+        &["int int"],
+        GroupPredicate("OpGroupAny", GroupScope::WorkGroup),
+    ),
+    work_group(
+        "work_group_broadcast",
+        Domain::GroupScalar,
+        &[
+            "T T size_t",
+            "T T size_t size_t",
+            "T T size_t size_t size_t",
+        ],
+        GroupBroadcast(GroupScope::WorkGroup),
+    ),
+    group_arith(
+        "work_group_reduce_add",
+        "add",
+        GroupOperation::Reduce,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_reduce_min",
+        "min",
+        GroupOperation::Reduce,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_reduce_max",
+        "max",
+        GroupOperation::Reduce,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_inclusive_add",
+        "add",
+        GroupOperation::InclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_inclusive_min",
+        "min",
+        GroupOperation::InclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_inclusive_max",
+        "max",
+        GroupOperation::InclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_exclusive_add",
+        "add",
+        GroupOperation::ExclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_exclusive_min",
+        "min",
+        GroupOperation::ExclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    group_arith(
+        "work_group_scan_exclusive_max",
+        "max",
+        GroupOperation::ExclusiveScan,
+        GroupScope::WorkGroup,
+    ),
+    // cl_khr_subgroups (OpenCL C 3.0 6.15.16 sub-group functions).
+    sub_group(
+        "get_sub_group_size",
+        None,
+        &["uint"],
+        Lowering::WorkItem("SubgroupSize"),
+    ),
+    sub_group(
+        "get_max_sub_group_size",
+        None,
+        &["uint"],
+        Lowering::WorkItem("SubgroupMaxSize"),
+    ),
+    sub_group(
+        "get_num_sub_groups",
+        None,
+        &["uint"],
+        Lowering::WorkItem("NumSubgroups"),
+    ),
+    sub_group(
+        "get_enqueued_num_sub_groups",
+        None,
+        &["uint"],
+        Lowering::WorkItem("NumEnqueuedSubgroups"),
+    ),
+    sub_group(
+        "get_sub_group_id",
+        None,
+        &["uint"],
+        Lowering::WorkItem("SubgroupId"),
+    ),
+    sub_group(
+        "get_sub_group_local_id",
+        None,
+        &["uint"],
+        Lowering::WorkItem("SubgroupLocalInvocationId"),
+    ),
+    sub_group(
+        "sub_group_barrier",
+        None,
+        &["void uint", "void uint int"],
+        SubgroupBarrier,
+    ),
+    sub_group(
+        "sub_group_all",
+        None,
+        &["int int"],
+        GroupPredicate("OpGroupAll", GroupScope::SubGroup),
+    ),
+    sub_group(
+        "sub_group_any",
+        None,
+        &["int int"],
+        GroupPredicate("OpGroupAny", GroupScope::SubGroup),
+    ),
+    sub_group(
+        "sub_group_broadcast",
+        Domain::GroupScalar,
+        &["T T uint"],
+        GroupBroadcast(GroupScope::SubGroup),
+    ),
+    group_arith(
+        "sub_group_reduce_add",
+        "add",
+        GroupOperation::Reduce,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_reduce_min",
+        "min",
+        GroupOperation::Reduce,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_reduce_max",
+        "max",
+        GroupOperation::Reduce,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_inclusive_add",
+        "add",
+        GroupOperation::InclusiveScan,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_inclusive_min",
+        "min",
+        GroupOperation::InclusiveScan,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_inclusive_max",
+        "max",
+        GroupOperation::InclusiveScan,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_exclusive_add",
+        "add",
+        GroupOperation::ExclusiveScan,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_exclusive_min",
+        "min",
+        GroupOperation::ExclusiveScan,
+        GroupScope::SubGroup,
+    ),
+    group_arith(
+        "sub_group_scan_exclusive_max",
+        "max",
+        GroupOperation::ExclusiveScan,
+        GroupScope::SubGroup,
     ),
 ];

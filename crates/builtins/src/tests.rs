@@ -9,6 +9,8 @@ fn ctx(cl_version: u32, fp64: bool, generic: bool) -> Ctx {
         fp16: false,
         generic_address_space: generic,
         address_bits: 64,
+        work_group_collectives: cl_version >= 200,
+        subgroups: false,
     }
 }
 

@@ -33,6 +33,16 @@ pub struct Quals {
     pub is_const: bool,
     pub is_volatile: bool,
     pub is_restrict: bool,
+    /// Image access qualifier (§6.7): `read_only` (the default), `write_only`, `read_write`.
+    pub access: Option<ImageAccess>,
+}
+
+/// The access qualifier of an image (OpenCL C 2.0 §6.7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ImageAccess {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
 }
 
 /// Scalar types spelled by keywords (OpenCL C 2.0 §6.1.1).
@@ -164,13 +174,22 @@ pub struct TypeName {
 pub enum Initializer {
     Expr(Expr),
     List(Vec<Initializer>, Span),
+    /// `.field = x` / `[index] = x` inside a braced list (C99 6.7.8p6).
+    Designated(Vec<Designator>, Box<Initializer>, Span),
+}
+
+/// One step of a designation: `.name` or `[constant-expression]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Designator {
+    Field(String, Span),
+    Index(Expr),
 }
 
 impl Initializer {
     pub fn span(&self) -> Span {
         match self {
             Initializer::Expr(e) => e.span,
-            Initializer::List(_, s) => *s,
+            Initializer::List(_, s) | Initializer::Designated(_, _, s) => *s,
         }
     }
 }
@@ -314,6 +333,8 @@ pub enum ExprKind {
     AlignofType(Box<TypeName>),
     VecStep(Box<Expr>),
     VecStepType(Box<TypeName>),
+    /// `(T){ … }` (C99 6.5.2.5): an unnamed object of type `T`.
+    CompoundLit(Box<TypeName>, Box<Initializer>),
     /// Placeholder after a syntax error (already diagnosed).
     Error,
 }

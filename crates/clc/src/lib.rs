@@ -50,10 +50,33 @@ pub fn compile(
     options: &BuildOptions,
     target: &Target,
 ) -> Result<Compiled, CompileError> {
+    compile_with_linkage(source, file_name, options, target, false)
+}
+
+/// Compiles to an object for linking (`clCompileProgram`): like [`compile`], but every
+/// non-static function with a body is decorated `LinkageAttributes … Export` and every called
+/// function without one is declared `LinkageAttributes … Import` (SPIR-V 2.16.1), so that a
+/// SPIR-V linker can resolve calls between modules. Kernels are entry points as usual.
+pub fn compile_object(
+    source: &str,
+    file_name: &str,
+    options: &BuildOptions,
+    target: &Target,
+) -> Result<Compiled, CompileError> {
+    compile_with_linkage(source, file_name, options, target, true)
+}
+
+fn compile_with_linkage(
+    source: &str,
+    file_name: &str,
+    options: &BuildOptions,
+    target: &Target,
+    linkage: bool,
+) -> Result<Compiled, CompileError> {
     let job = {
         let (source, file_name) = (source.to_string(), file_name.to_string());
         let (options, target) = (options.clone(), target.clone());
-        move || compile_here(&source, &file_name, &options, &target)
+        move || compile_here(&source, &file_name, &options, &target, linkage)
     };
     let worker = std::thread::Builder::new()
         .name("clc".into())
@@ -71,7 +94,7 @@ pub fn compile(
             })
         }),
         // No thread available: compile on this one.
-        Err(_) => compile_here(source, file_name, options, target),
+        Err(_) => compile_here(source, file_name, options, target, linkage),
     }
 }
 
@@ -81,6 +104,7 @@ fn compile_here(
     file_name: &str,
     options: &BuildOptions,
     target: &Target,
+    linkage: bool,
 ) -> Result<Compiled, CompileError> {
     let mut sources = SourceMap::new();
     let file = sources.add_file(file_name.to_string(), source.to_string());
@@ -105,6 +129,12 @@ fn compile_here(
                 single_precision_constant: options.single_precision_constant,
                 generic_address_space: cl_version == 200
                     || (cl_version >= 300 && has_feature("__opencl_c_generic_address_space")),
+                work_group_collectives: cl_version == 200
+                    || (cl_version >= 300
+                        && has_feature("__opencl_c_work_group_collective_functions")),
+                subgroups: cl_version >= 200
+                    && (has("cl_khr_subgroups") || has_feature("__opencl_c_subgroups")),
+                linkage,
             };
             crate::emit::emit_translation_unit(&tu, target, opts, &mut diags)
         }

@@ -65,6 +65,8 @@ fn every_family_compiles(cl_version: u32, options: &str) {
         fp16: false,
         generic_address_space: cl_version == 200,
         address_bits: 64,
+        work_group_collectives: cl_version == 200,
+        subgroups: false,
     };
     let mut src = String::from("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     let mut k = 0;

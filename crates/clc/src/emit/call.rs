@@ -39,6 +39,9 @@ impl<'a> Emitter<'a> {
         if let Some(v) = self.atomic_call(name, args, span) {
             return v;
         }
+        if let Some(v) = self.image_call(name, args, span) {
+            return v;
+        }
         if let Some(v) = self.c11_atomic_call(name, args, span) {
             return v;
         }
@@ -134,6 +137,8 @@ impl<'a> Emitter<'a> {
             fp16: self.opts.fp16,
             generic_address_space: self.opts.generic_address_space,
             address_bits: self.pointer_bits(),
+            work_group_collectives: self.opts.work_group_collectives,
+            subgroups: self.opts.subgroups,
         }
     }
 
@@ -463,7 +468,129 @@ impl<'a> Emitter<'a> {
                     ty: Type::Void,
                 })
             }
+            L::SubgroupBarrier => {
+                // As llvm-spirv: execution scope Subgroup, memory scope Workgroup unless the
+                // call names one.
+                let flags = arg_exprs
+                    .first()
+                    .and_then(|e| self.const_int(e))
+                    .unwrap_or(3) as u32;
+                let mem_scope = match arg_exprs.get(1).and_then(|e| self.const_int(e)) {
+                    Some(scope) => Self::scope_of(scope as u32),
+                    None => Scope::Workgroup,
+                };
+                let sem = fence_semantics(flags);
+                let exec = self.int_const(Scalar::UInt, Scope::Subgroup as i128);
+                let mem = self.int_const(Scalar::UInt, mem_scope as i128);
+                let sem_id = self.int_const(Scalar::UInt, sem as i128);
+                self.b.inst_no_result(
+                    Op::ControlBarrier,
+                    vec![Operand::Id(exec), Operand::Id(mem), Operand::Id(sem_id)],
+                );
+                Some(Val {
+                    id: self.b.id(),
+                    ty: Type::Void,
+                })
+            }
+            L::GroupPredicate(op, scope) => {
+                // work_group_all(x): OpGroupAll on x != 0, then 1/0 (as llvm-spirv).
+                self.b.capability(spv::Capability::Groups);
+                let x = args.first()?;
+                let bt = self.b.type_bool();
+                let zero = self.int_const(Scalar::Int, 0);
+                let pred = self.inst(
+                    Op::INotEqual,
+                    bt,
+                    vec![Operand::Id(x.id), Operand::Id(zero)],
+                );
+                let o = if op == "OpGroupAll" {
+                    Op::GroupAll
+                } else {
+                    Op::GroupAny
+                };
+                let sc = self.group_scope(scope);
+                let c = self.inst(o, bt, vec![Operand::Id(sc), Operand::Id(pred)]);
+                Some(Val {
+                    id: self.bool_to_int(c, ret),
+                    ty: ret.clone(),
+                })
+            }
+            L::GroupBroadcast(scope) => {
+                self.b.capability(spv::Capability::Groups);
+                let x = args.first()?;
+                let local_id = match &args[1..] {
+                    [one] => one.id,
+                    ids => {
+                        // 2 or 3 dimensions: a size_t vector of the local ids.
+                        let st = ids[0].ty.elem().unwrap_or(Scalar::ULong);
+                        let vt = self.spv_type(&Type::Vector(st, ids.len() as u8));
+                        let ops = ids.iter().map(|v| Operand::Id(v.id)).collect();
+                        self.inst(Op::CompositeConstruct, vt, ops)
+                    }
+                };
+                let sc = self.group_scope(scope);
+                let t = self.spv_type(ret);
+                let id = self.inst(
+                    Op::GroupBroadcast,
+                    t,
+                    vec![Operand::Id(sc), Operand::Id(x.id), Operand::Id(local_id)],
+                );
+                Some(Val {
+                    id,
+                    ty: ret.clone(),
+                })
+            }
+            L::GroupArith {
+                float,
+                signed,
+                unsigned,
+                operation,
+                scope,
+            } => {
+                self.b.capability(spv::Capability::Groups);
+                let name = if first_elem.is_float() {
+                    float
+                } else if first_elem.is_signed() {
+                    signed
+                } else {
+                    unsigned
+                };
+                let Some(o) = group_op(name) else {
+                    self.error(span, format!("unknown group instruction {name}"));
+                    return None;
+                };
+                let x = args.first()?;
+                let sc = self.group_scope(scope);
+                let operation = match operation {
+                    builtins::GroupOperation::Reduce => spv::GroupOperation::Reduce,
+                    builtins::GroupOperation::InclusiveScan => spv::GroupOperation::InclusiveScan,
+                    builtins::GroupOperation::ExclusiveScan => spv::GroupOperation::ExclusiveScan,
+                };
+                let t = self.spv_type(ret);
+                let id = self.inst(
+                    o,
+                    t,
+                    vec![
+                        Operand::Id(sc),
+                        Operand::Int(operation as u32),
+                        Operand::Id(x.id),
+                    ],
+                );
+                Some(Val {
+                    id,
+                    ty: ret.clone(),
+                })
+            }
         }
+    }
+
+    /// The `Scope` constant of a group instruction.
+    fn group_scope(&mut self, scope: builtins::GroupScope) -> Id {
+        let s = match scope {
+            builtins::GroupScope::WorkGroup => Scope::Workgroup,
+            builtins::GroupScope::SubGroup => Scope::Subgroup,
+        };
+        self.int_const(Scalar::UInt, s as i128)
     }
 
     /// The Input variable of a `BuiltIn` (created once).
@@ -1789,6 +1916,37 @@ fn core_op(name: &str) -> Option<Op> {
     })
 }
 
+/// A group instruction by name (`OpGroupIAdd` …).
+fn group_op(name: &str) -> Option<Op> {
+    Some(match name {
+        "OpGroupFAdd" => Op::GroupFAdd,
+        "OpGroupIAdd" => Op::GroupIAdd,
+        "OpGroupFMin" => Op::GroupFMin,
+        "OpGroupSMin" => Op::GroupSMin,
+        "OpGroupUMin" => Op::GroupUMin,
+        "OpGroupFMax" => Op::GroupFMax,
+        "OpGroupSMax" => Op::GroupSMax,
+        "OpGroupUMax" => Op::GroupUMax,
+        _ => return None,
+    })
+}
+
+/// Memory semantics of a barrier or fence from `cl_mem_fence_flags` (env 2.3: sequentially
+/// consistent plus the storage classes the flags name).
+fn fence_semantics(flags: u32) -> u32 {
+    let mut sem = MemorySemantics::SEQUENTIALLY_CONSISTENT.0;
+    if flags & 1 != 0 {
+        sem |= MemorySemantics::WORKGROUP_MEMORY.0;
+    }
+    if flags & 2 != 0 {
+        sem |= MemorySemantics::CROSS_WORKGROUP_MEMORY.0;
+    }
+    if flags & 4 != 0 {
+        sem |= MemorySemantics::IMAGE_MEMORY.0;
+    }
+    sem
+}
+
 /// A `BuiltIn` enumerant by name.
 fn builtin_by_name(name: &str) -> Option<spv::BuiltIn> {
     use spv::BuiltIn as B;
@@ -1804,6 +1962,12 @@ fn builtin_by_name(name: &str) -> Option<spv::BuiltIn> {
         "GlobalOffset" => B::GlobalOffset,
         "GlobalLinearId" => B::GlobalLinearId,
         "LocalInvocationIndex" => B::LocalInvocationIndex,
+        "SubgroupSize" => B::SubgroupSize,
+        "SubgroupMaxSize" => B::SubgroupMaxSize,
+        "NumSubgroups" => B::NumSubgroups,
+        "NumEnqueuedSubgroups" => B::NumEnqueuedSubgroups,
+        "SubgroupId" => B::SubgroupId,
+        "SubgroupLocalInvocationId" => B::SubgroupLocalInvocationId,
         _ => return None,
     })
 }

@@ -7,7 +7,8 @@ use spv::{Id, Op, Operand, StorageClass};
 use super::types::storage_class;
 use super::{Emitter, Val};
 use crate::ast::{
-    AddrSpace, Declaration, Derived, Expr, ExprKind, FloatSuffix, Initializer, Storage, UnaryOp,
+    AddrSpace, Declaration, Derived, Designator, Expr, ExprKind, FloatSuffix, Initializer, Storage,
+    UnaryOp,
 };
 use crate::sema::{Scalar, Symbol, Type};
 
@@ -59,6 +60,10 @@ impl<'a> Emitter<'a> {
             };
             if d.spec.storage == Storage::Extern {
                 self.error(nsp, "extern variables are not supported");
+                continue;
+            }
+            if ty == Type::Sampler {
+                self.sampler_declaration(&name, nsp, id.init.as_ref());
                 continue;
             }
             let ty = self.complete_array_from_init(ty, id.init.as_ref());
@@ -113,12 +118,220 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// `int a[] = {1, 2, 3}`: the array length from the initializer.
-    fn complete_array_from_init(&mut self, ty: Type, init: Option<&Initializer>) -> Type {
-        if let (Type::Array(elem, 0), Some(Initializer::List(items, _))) = (&ty, init) {
-            return Type::Array(elem.clone(), items.len().max(1) as u32);
+    /// `int a[] = {1, 2, 3}`: the array length from the initializer (the highest designated
+    /// index counts, C99 6.7.8p22); `char s[] = "ab"` has length 3 (C99 6.7.8p14).
+    pub(crate) fn complete_array_from_init(
+        &mut self,
+        ty: Type,
+        init: Option<&Initializer>,
+    ) -> Type {
+        if let Type::Array(elem, 0) = &ty {
+            match init {
+                Some(list @ Initializer::List(items, _)) => {
+                    let n = match self.positional(list, &ty) {
+                        Some(Initializer::List(p, _)) => p.len(),
+                        _ => items.len(),
+                    };
+                    return Type::Array(elem.clone(), n.max(1) as u32);
+                }
+                Some(Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(text),
+                    ..
+                })) if is_char_type(elem) => {
+                    return Type::Array(elem.clone(), text.len() as u32 + 1);
+                }
+                _ => {}
+            }
         }
         ty
+    }
+
+    /// A braced list with designators rewritten in positional order (C99 6.7.8p17-19): each
+    /// designator moves the current position; skipped elements become `{}` (zero); nested
+    /// designators (`.a.b = 1`) go into the sub-object's list. `None` when the list has no
+    /// designators.
+    pub(crate) fn positional(&mut self, init: &Initializer, ty: &Type) -> Option<Initializer> {
+        let Initializer::List(items, sp) = init else {
+            return None;
+        };
+        if !items
+            .iter()
+            .any(|i| matches!(i, Initializer::Designated(..)))
+        {
+            return None;
+        }
+        let mut slots: Vec<Option<Initializer>> = Vec::new();
+        let mut pos = 0usize;
+        for item in items {
+            let (idx, value) = match item {
+                Initializer::Designated(path, value, dsp) => {
+                    let idx = self.designator_index(&path[0], ty)?;
+                    let value = if path.len() > 1 {
+                        Initializer::Designated(path[1..].to_vec(), value.clone(), *dsp)
+                    } else {
+                        (**value).clone()
+                    };
+                    (idx, value)
+                }
+                other => (pos, other.clone()),
+            };
+            if idx > 1 << 20 {
+                self.error(item.span(), "designated index is too large");
+                return None;
+            }
+            if slots.len() <= idx {
+                slots.resize(idx + 1, None);
+            }
+            let slot = &mut slots[idx];
+            match (slot.as_mut(), value) {
+                (Some(Initializer::List(sub, _)), v @ Initializer::Designated(..)) => sub.push(v),
+                (_, v @ Initializer::Designated(..)) => {
+                    let vsp = v.span();
+                    *slot = Some(Initializer::List(vec![v], vsp));
+                }
+                (_, v) => *slot = Some(v),
+            }
+            pos = idx + 1;
+        }
+        let items = slots
+            .into_iter()
+            .map(|s| s.unwrap_or(Initializer::List(Vec::new(), *sp)))
+            .collect();
+        Some(Initializer::List(items, *sp))
+    }
+
+    /// The element position a designator selects in an object of type `ty`.
+    fn designator_index(&mut self, d: &Designator, ty: &Type) -> Option<usize> {
+        match (d, ty) {
+            (Designator::Field(name, sp), Type::Record(i)) => {
+                let rec = self.records.get(*i as usize)?;
+                match rec.fields.iter().position(|(n, _)| n == name) {
+                    Some(k) => Some(k),
+                    None => {
+                        let msg = format!(
+                            "field designator '{name}' does not refer to any field in type '{}'",
+                            self.type_name(ty)
+                        );
+                        self.error(*sp, msg);
+                        None
+                    }
+                }
+            }
+            (Designator::Field(_, sp), _) => {
+                let msg = format!(
+                    "field designator cannot initialize a non-struct, non-union type '{}'",
+                    self.type_name(ty)
+                );
+                self.error(*sp, msg);
+                None
+            }
+            (Designator::Index(e), Type::Array(..) | Type::Vector(..)) => {
+                let n = match ty {
+                    Type::Array(_, n) => *n as i128,
+                    other => other.lanes() as i128,
+                };
+                let Some(k) = self.const_int(e) else {
+                    self.error(e.span, "expression is not an integer constant expression");
+                    return None;
+                };
+                if k < 0 || (n != 0 && k >= n) {
+                    self.error(
+                        e.span,
+                        format!("array designator index ({k}) exceeds array bounds ({n})"),
+                    );
+                    return None;
+                }
+                Some(k as usize)
+            }
+            (Designator::Index(e), _) => {
+                let msg = format!(
+                    "array designator cannot initialize non-array type '{}'",
+                    self.type_name(ty)
+                );
+                self.error(e.span, msg);
+                None
+            }
+        }
+    }
+
+    /// The constant `char[n]` holding `text` and its NUL, cut or zero-padded to `n`
+    /// (C99 6.7.8p14).
+    fn string_array_const(&mut self, text: &str, elem: &Type, n: u32) -> Id {
+        let s = elem.scalar().unwrap_or(Scalar::Char);
+        let mut parts: Vec<Id> = text
+            .as_bytes()
+            .iter()
+            .map(|&b| self.int_const(s, b as i8 as i128))
+            .collect();
+        parts.resize(n as usize, self.int_const(s, 0));
+        let t = self.spv_type(&Type::Array(Box::new(elem.clone()), n));
+        self.b.constant_composite(t, &parts)
+    }
+
+    /// `sampler_t s = CLK_…;` (§6.13.14.1): the name stands for an `OpConstantSampler`.
+    fn sampler_declaration(
+        &mut self,
+        name: &str,
+        nsp: crate::source::Span,
+        init: Option<&Initializer>,
+    ) {
+        let bits = match init {
+            Some(Initializer::Expr(e)) => self.const_int(e),
+            _ => None,
+        };
+        let Some(bits) = bits else {
+            self.error(
+                nsp,
+                "a sampler_t variable must be initialized with a constant sampler value",
+            );
+            return;
+        };
+        let id = self.constant_sampler(bits as u32);
+        if self.scopes.declared_here(name).is_some() {
+            self.error(nsp, format!("redefinition of '{name}'"));
+        }
+        self.scopes.declare(
+            name,
+            Symbol::Value {
+                id,
+                ty: Type::Sampler,
+            },
+        );
+    }
+
+    /// A static local variable: program-scope storage visible in this block only
+    /// (OpenCL C 2.0 §6.5.1: in the global or constant address space).
+    fn static_local(
+        &mut self,
+        name: &str,
+        nsp: crate::source::Span,
+        ty: Type,
+        init: Option<&Initializer>,
+        space: AddrSpace,
+    ) {
+        let c = match init {
+            Some(i) => match self.const_initializer(i, &ty) {
+                Some(c) => c,
+                None => return,
+            },
+            None => {
+                let t = self.spv_type(&ty);
+                self.b.constant_null(t)
+            }
+        };
+        let pt = self.ptr_ty(space, &ty);
+        let var = self.b.variable(pt, storage_class(space), Some(c));
+        self.b.name(var, &format!("{}.{}", self.fs.name, name));
+        let _ = nsp;
+        self.scopes.declare(
+            name,
+            Symbol::Var {
+                ptr: var,
+                ty,
+                space,
+                is_const: false,
+            },
+        );
     }
 
     /// A block-scope declaration.
@@ -151,6 +364,10 @@ impl<'a> Emitter<'a> {
             if !self.is_complete(&ty) {
                 let msg = format!("variable has incomplete type '{}'", self.type_name(&ty));
                 self.error(nsp, msg);
+                continue;
+            }
+            if ty == Type::Sampler {
+                self.sampler_declaration(&name, nsp, id.init.as_ref());
                 continue;
             }
             let space = Self::object_space(&d.spec, decl).unwrap_or(AddrSpace::Private);
@@ -204,6 +421,11 @@ impl<'a> Emitter<'a> {
                         },
                     );
                 }
+                AddrSpace::Global
+                    if d.spec.storage == Storage::Static && self.static_globals_allowed() =>
+                {
+                    self.static_local(&name, nsp, ty, id.init.as_ref(), AddrSpace::Global);
+                }
                 AddrSpace::Global | AddrSpace::Generic => {
                     self.error(
                         nsp,
@@ -213,12 +435,25 @@ impl<'a> Emitter<'a> {
                 }
                 AddrSpace::Private => {
                     if d.spec.storage == Storage::Static {
-                        self.error(nsp, "static local variables are not supported yet");
+                        // OpenCL C 2.0 §6.5.1: static variables in functions live in the
+                        // global address space when none is given; 1.2 allows only
+                        // `__constant` ones (§6.8).
+                        if self.static_globals_allowed() {
+                            self.static_local(&name, nsp, ty, id.init.as_ref(), AddrSpace::Global);
+                        } else {
+                            self.error(
+                                nsp,
+                                "static local variable must reside in constant address space",
+                            );
+                        }
                         continue;
                     }
                     let pt = self.ptr_ty(AddrSpace::Private, &ty);
                     let var = self.b.local_variable(pt);
                     self.b.name(var, &name);
+                    if d.spec.quals.is_volatile && !ty.is_pointer() {
+                        self.volatile_ptrs.insert(var);
+                    }
                     // The initializer sees the variable (C99 6.2.1p7) but we declare after
                     // evaluating it, like clang's common case `int x = x;` is an error anyway.
                     if let Some(init) = &id.init {
@@ -247,18 +482,35 @@ impl<'a> Emitter<'a> {
     }
 
     /// Stores an initializer into `ptr` (private memory) of type `ty`.
-    fn store_initializer(&mut self, ptr: Id, ty: &Type, init: &Initializer) {
+    pub(crate) fn store_initializer(&mut self, ptr: Id, ty: &Type, init: &Initializer) {
+        let placed = self.positional(init, ty);
+        let init = placed.as_ref().unwrap_or(init);
         let elided = self.elide_braces(init, ty);
         let init = elided.as_ref().unwrap_or(init);
+        if let Initializer::List(items, _) = init {
+            if items.is_empty() {
+                // `{}`: zero (also the gaps that designators leave).
+                let t = self.spv_type(ty);
+                let null = self.b.constant_null(t);
+                self.b
+                    .inst_no_result(Op::Store, vec![Operand::Id(ptr), Operand::Id(null)]);
+                return;
+            }
+        }
         match init {
+            Initializer::Designated(_, _, sp) => {
+                self.error(*sp, "designator in initializer for scalar type");
+            }
             Initializer::Expr(e) => {
-                if let Initializer::Expr(Expr {
-                    kind: ExprKind::StringLit(_),
-                    ..
-                }) = init
-                {
-                    if matches!(ty, Type::Array(..)) {
-                        self.error(e.span, "string initializers are not supported yet");
+                if let ExprKind::StringLit(text) = &e.kind {
+                    if let Type::Array(elem, n) = ty {
+                        if !is_char_type(elem) {
+                            self.error(e.span, "array initializer must be an initializer list");
+                            return;
+                        }
+                        let c = self.string_array_const(text, elem, *n);
+                        self.b
+                            .inst_no_result(Op::Store, vec![Operand::Id(ptr), Operand::Id(c)]);
                         return;
                     }
                 }
@@ -266,19 +518,37 @@ impl<'a> Emitter<'a> {
                 let Some(v) = self.assign_convert(v, ty, e, "initializing") else {
                     return;
                 };
-                self.b
-                    .inst_no_result(Op::Store, vec![Operand::Id(ptr), Operand::Id(v.id)]);
+                let mut ops = vec![Operand::Id(ptr), Operand::Id(v.id)];
+                if self.volatile_ptrs.contains(&ptr) {
+                    ops.push(Operand::Int(1)); // MemoryAccess Volatile (SPIR-V 3.26)
+                }
+                self.b.inst_no_result(Op::Store, ops);
             }
             Initializer::List(items, sp) => {
                 let elems: Vec<Type> = match ty {
                     Type::Array(e, n) => vec![(**e).clone(); *n as usize],
                     Type::Vector(s, n) => vec![Type::Scalar(*s); *n as usize],
                     Type::Record(i) => match self.records.get(*i as usize) {
-                        Some(r) if r.is_union => r
-                            .fields
-                            .first()
-                            .map(|f| vec![f.1.clone()])
-                            .unwrap_or_default(),
+                        // A union initializes one member: the first, or the designated one
+                        // (the positional list then ends with it after `{}` gaps).
+                        Some(r) if r.is_union => {
+                            let k = items.len().saturating_sub(1);
+                            let gaps_only = items[..k]
+                                .iter()
+                                .all(|i| matches!(i, Initializer::List(v, _) if v.is_empty()));
+                            match r.fields.get(k) {
+                                Some(f) if gaps_only => {
+                                    let mut v = vec![Type::Void; k];
+                                    v.push(f.1.clone());
+                                    v
+                                }
+                                _ => r
+                                    .fields
+                                    .first()
+                                    .map(|f| vec![f.1.clone()])
+                                    .unwrap_or_default(),
+                            }
+                        }
                         Some(r) => r.fields.iter().map(|f| f.1.clone()).collect(),
                         None => Vec::new(),
                     },
@@ -305,6 +575,9 @@ impl<'a> Emitter<'a> {
                 let is_union = matches!(ty, Type::Record(i) if self.records.get(*i as usize).is_some_and(|r| r.is_union));
                 for (k, item) in items.iter().enumerate() {
                     let et = elems[k].clone();
+                    if et == Type::Void {
+                        continue; // a union's skipped members
+                    }
                     let ept = self.ptr_ty(AddrSpace::Private, &et);
                     let p = if is_union {
                         self.inst(Op::Bitcast, ept, vec![Operand::Id(ptr)])
@@ -381,7 +654,7 @@ impl<'a> Emitter<'a> {
                 matches!(ty, Type::Array(..) | Type::Record(_) | Type::Vector(..))
                     && self.const_number(e).is_some()
             }
-            Initializer::List(..) => false,
+            Initializer::List(..) | Initializer::Designated(..) => false,
         };
         if !spreads {
             *pos += 1;
@@ -408,9 +681,31 @@ impl<'a> Emitter<'a> {
 
     /// A constant initializer (program-scope and `__constant` variables) of type `ty`.
     pub fn const_initializer(&mut self, init: &Initializer, ty: &Type) -> Option<Id> {
+        let placed = self.positional(init, ty);
+        let init = placed.as_ref().unwrap_or(init);
         let elided = self.elide_braces(init, ty);
         let init = elided.as_ref().unwrap_or(init);
         match (init, ty) {
+            (Initializer::List(items, _), _) if items.is_empty() => {
+                let t = self.spv_type(ty);
+                Some(self.b.constant_null(t))
+            }
+            (Initializer::Designated(_, _, sp), _) => {
+                self.error(*sp, "designator in initializer for scalar type");
+                None
+            }
+            (
+                Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(text),
+                    ..
+                }),
+                Type::Array(elem, n),
+            ) if is_char_type(elem) => Some(self.string_array_const(text, elem, *n)),
+            (Initializer::List(_, _), Type::Record(i))
+                if self.records.get(*i as usize).is_some_and(|r| r.is_union) =>
+            {
+                self.const_union(init, ty)
+            }
             (Initializer::List(items, sp), Type::Array(elem, n)) => {
                 if items.len() > *n as usize {
                     self.error(*sp, "excess elements in array initializer");
@@ -429,10 +724,6 @@ impl<'a> Emitter<'a> {
             }
             (Initializer::List(items, sp), Type::Record(i)) => {
                 let rec = self.records.get(*i as usize).cloned()?;
-                if rec.is_union {
-                    self.error(*sp, "constant union initializers are not supported yet");
-                    return None;
-                }
                 if items.len() > rec.fields.len() {
                     self.error(*sp, "excess elements in struct initializer");
                     return None;
@@ -494,6 +785,130 @@ impl<'a> Emitter<'a> {
                 None
             }
         }
+    }
+
+    /// A constant union: the chosen member's value laid out in the union's bytes
+    /// (the union is `struct { uchar[size] }`, little-endian like the devices we target).
+    fn const_union(&mut self, init: &Initializer, ty: &Type) -> Option<Id> {
+        let (size, _) = self.size_align(ty);
+        let mut bytes = vec![0u8; size as usize];
+        self.const_bytes(init, ty, &mut bytes, 0)?;
+        let parts: Vec<Id> = bytes
+            .iter()
+            .map(|&b| self.int_const(Scalar::UChar, b as i128))
+            .collect();
+        let u8t = self.scalar_ty(Scalar::UChar);
+        let u32t = self.scalar_ty(Scalar::UInt);
+        let len = self.b.constant_u32(u32t, size.max(1) as u32);
+        let arr_t = self.b.type_array(u8t, len);
+        let arr = self.b.constant_composite(arr_t, &parts);
+        let t = self.spv_type(ty);
+        Some(self.b.constant_composite(t, &[arr]))
+    }
+
+    /// Writes the bytes of a constant initializer of type `ty` at `at` in `out`.
+    fn const_bytes(
+        &mut self,
+        init: &Initializer,
+        ty: &Type,
+        out: &mut [u8],
+        at: usize,
+    ) -> Option<()> {
+        let placed = self.positional(init, ty);
+        let init = placed.as_ref().unwrap_or(init);
+        let elided = self.elide_braces(init, ty);
+        let init = elided.as_ref().unwrap_or(init);
+        let pb = self.pointer_bits() / 8;
+        match (init, ty) {
+            (Initializer::List(items, _), _) if items.is_empty() => Some(()),
+            (Initializer::List(items, sp), Type::Array(elem, n)) => {
+                if items.len() > *n as usize {
+                    self.error(*sp, "excess elements in array initializer");
+                    return None;
+                }
+                let (es, _) = self.size_align(elem);
+                for (k, it) in items.iter().enumerate() {
+                    self.const_bytes(it, elem, out, at + k * es as usize)?;
+                }
+                Some(())
+            }
+            (Initializer::List(items, sp), Type::Record(i)) => {
+                let rec = self.records.get(*i as usize).cloned()?;
+                let offs = crate::sema::types::field_offsets(&rec, &self.records, pb);
+                if rec.is_union {
+                    let k = items.len().saturating_sub(1);
+                    let ft = rec.fields.get(k)?.1.clone();
+                    return self.const_bytes(&items[k], &ft, out, at);
+                }
+                if items.len() > rec.fields.len() {
+                    self.error(*sp, "excess elements in struct initializer");
+                    return None;
+                }
+                for (k, it) in items.iter().enumerate() {
+                    let ft = rec.fields[k].1.clone();
+                    self.const_bytes(it, &ft, out, at + offs[k] as usize)?;
+                }
+                Some(())
+            }
+            (Initializer::List(items, sp), Type::Vector(s, n)) => {
+                if items.len() > *n as usize {
+                    self.error(*sp, "excess elements in vector initializer");
+                    return None;
+                }
+                for (k, it) in items.iter().enumerate() {
+                    self.const_bytes(it, &Type::Scalar(*s), out, at + k * s.size() as usize)?;
+                }
+                Some(())
+            }
+            (Initializer::List(items, sp), _) => match items.as_slice() {
+                [one] => self.const_bytes(one, ty, out, at),
+                _ => {
+                    self.error(*sp, "excess elements in scalar initializer");
+                    None
+                }
+            },
+            (Initializer::Expr(e), Type::Scalar(s)) => {
+                let Some(n) = self.const_number(e) else {
+                    self.error(e.span, "initializer element is not a compile-time constant");
+                    return None;
+                };
+                let bits: u64 = match (n, s) {
+                    (n, Scalar::Float) => (as_f64(n) as f32).to_bits() as u64,
+                    (n, Scalar::Double) => as_f64(n).to_bits(),
+                    (n, Scalar::Half) => half::f16::from_f64(as_f64(n)).to_bits() as u64,
+                    (Num::Int(i), _) => i as u64,
+                    (Num::Float(f), _) => f as i64 as u64,
+                };
+                let size = s.size() as usize;
+                let dst = out.get_mut(at..at + size)?;
+                dst.copy_from_slice(&bits.to_le_bytes()[..size]);
+                Some(())
+            }
+            (Initializer::Expr(e), Type::Pointer(_)) if self.const_int(e) == Some(0) => Some(()),
+            (Initializer::Expr(e), _) => {
+                self.error(
+                    e.span,
+                    "this constant union initializer is not supported yet",
+                );
+                None
+            }
+            (Initializer::Designated(_, _, sp), _) => {
+                self.error(*sp, "designator in initializer for scalar type");
+                None
+            }
+        }
+    }
+
+    /// Static variables in functions may live in the global address space: OpenCL C 2.0, or
+    /// 3.0 with `__opencl_c_program_scope_global_variables`.
+    fn static_globals_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self
+                    .target
+                    .features
+                    .iter()
+                    .any(|f| f == "__opencl_c_program_scope_global_variables"))
     }
 
     fn const_vector(&mut self, e: &Expr, s: Scalar, n: u8) -> Option<Vec<Id>> {
@@ -576,6 +991,11 @@ impl<'a> Emitter<'a> {
             _ => return None,
         })
     }
+}
+
+/// `char`/`uchar`: the element types a string literal may initialize (C99 6.7.8p14).
+fn is_char_type(t: &Type) -> bool {
+    matches!(t, Type::Scalar(Scalar::Char | Scalar::UChar))
 }
 
 fn as_f64(n: Num) -> f64 {

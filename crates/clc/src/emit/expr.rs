@@ -28,6 +28,9 @@ impl LVal {
     }
 }
 
+/// SPIR-V `MemoryAccess` mask bit `Volatile` (SPIR-V 3.26).
+const MEMORY_ACCESS_VOLATILE: u32 = 0x1;
+
 /// Components named by a swizzle suffix (§6.1.7), or an error message.
 pub fn parse_swizzle(name: &str, lanes: u8) -> Result<Vec<u32>, String> {
     let n = lanes as u32;
@@ -190,7 +193,12 @@ impl<'a> Emitter<'a> {
                     return None;
                 }
                 let t = self.spv_type(ty);
-                let id = self.inst(Op::Load, t, vec![Operand::Id(*ptr)]);
+                let mut ops = vec![Operand::Id(*ptr)];
+                if self.volatile_ptrs.contains(ptr) {
+                    // §6.5.x volatile: MemoryAccess Volatile, as llvm-spirv emits it.
+                    ops.push(Operand::Int(MEMORY_ACCESS_VOLATILE));
+                }
+                let id = self.inst(Op::Load, t, ops);
                 Some(Val { id, ty: ty.clone() })
             }
             LVal::Swizzle { base, comps } => {
@@ -232,8 +240,11 @@ impl<'a> Emitter<'a> {
     pub fn store(&mut self, lv: &LVal, v: &Val, span: Span) -> Option<()> {
         match lv {
             LVal::Mem { ptr, .. } => {
-                self.b
-                    .inst_no_result(Op::Store, vec![Operand::Id(*ptr), Operand::Id(v.id)]);
+                let mut ops = vec![Operand::Id(*ptr), Operand::Id(v.id)];
+                if self.volatile_ptrs.contains(ptr) {
+                    ops.push(Operand::Int(MEMORY_ACCESS_VOLATILE));
+                }
+                self.b.inst_no_result(Op::Store, ops);
                 Some(())
             }
             LVal::Swizzle { base, comps } => {
@@ -341,6 +352,9 @@ impl<'a> Emitter<'a> {
                     self.error(e.span, "indirection of a 'void *' pointer");
                     return None;
                 }
+                if pt.is_volatile {
+                    self.volatile_ptrs.insert(p.id);
+                }
                 Some(Place::L(LVal::Mem {
                     ptr: p.id,
                     ty: pt.ty,
@@ -349,6 +363,7 @@ impl<'a> Emitter<'a> {
                 }))
             }
             ExprKind::Index(a, i) => self.index(a, i, e.span),
+            ExprKind::CompoundLit(tn, init) => self.compound_literal(tn, init, e.span),
             ExprKind::Member {
                 base,
                 name,
@@ -373,6 +388,7 @@ impl<'a> Emitter<'a> {
                 is_const,
             })),
             Some(Symbol::EnumConst(v)) => Some(Place::R(self.int_val(Scalar::Int, v as i128))),
+            Some(Symbol::Value { id, ty }) => Some(Place::R(Val { id, ty })),
             Some(Symbol::Typedef(_)) => {
                 self.error(
                     span,
@@ -460,6 +476,7 @@ impl<'a> Emitter<'a> {
                     pt,
                     vec![Operand::Id(ptr), Operand::Id(ix)],
                 );
+                self.inherit_volatile(ptr, p);
                 Some(Place::L(LVal::Mem {
                     ptr: p,
                     ty: *elem,
@@ -481,6 +498,7 @@ impl<'a> Emitter<'a> {
                     pt,
                     vec![Operand::Id(ptr), Operand::Id(ix)],
                 );
+                self.inherit_volatile(ptr, p);
                 Some(Place::L(LVal::Mem {
                     ptr: p,
                     ty: st,
@@ -507,6 +525,9 @@ impl<'a> Emitter<'a> {
                             pt,
                             vec![Operand::Id(v.id), Operand::Id(ix)],
                         );
+                        if p.is_volatile {
+                            self.volatile_ptrs.insert(q);
+                        }
                         Some(Place::L(LVal::Mem {
                             ptr: q,
                             ty: p.ty,
@@ -572,6 +593,9 @@ impl<'a> Emitter<'a> {
                 self.error(span, msg);
                 return None;
             };
+            if pt.is_volatile {
+                self.volatile_ptrs.insert(p.id);
+            }
             Place::L(LVal::Mem {
                 ptr: p.id,
                 ty: pt.ty,
@@ -613,6 +637,7 @@ impl<'a> Emitter<'a> {
                             pt,
                             vec![Operand::Id(ptr), Operand::Id(ix)],
                         );
+                        self.inherit_volatile(ptr, p);
                         Some(Place::L(LVal::Mem {
                             ptr: p,
                             ty: st,
@@ -663,6 +688,7 @@ impl<'a> Emitter<'a> {
                                 vec![Operand::Id(ptr), Operand::Id(ix)],
                             )
                         };
+                        self.inherit_volatile(ptr, p);
                         Some(Place::L(LVal::Mem {
                             ptr: p,
                             ty: fty,
@@ -755,6 +781,7 @@ impl<'a> Emitter<'a> {
                 self.explicit_cast(v, &to, e.span)
             }
             ExprKind::VectorLit(tn, elems) => self.vector_literal(tn, elems, e.span),
+            ExprKind::CompoundLit(..) => self.rvalue(e),
             ExprKind::SizeofType(tn) => {
                 let ty = self.resolve_type_name(tn)?;
                 if !self.is_complete(&ty) && ty != Type::Void {
@@ -778,6 +805,12 @@ impl<'a> Emitter<'a> {
                 Some(self.int_val(st.elem().unwrap_or(Scalar::ULong), a as i128))
             }
             ExprKind::SizeofExpr(inner) => {
+                // A string literal is an array `char[N]` (C99 6.4.5p5), N counting the NUL.
+                if let ExprKind::StringLit(text) = &inner.kind {
+                    let st = self.size_t();
+                    let n = text.len() as i128 + 1;
+                    return Some(self.int_val(st.elem().unwrap_or(Scalar::ULong), n));
+                }
                 // Comparisons and logical operators have type int (C99 6.5.8).
                 let is_int_result = matches!(
                     &inner.kind,
@@ -827,6 +860,49 @@ impl<'a> Emitter<'a> {
                 ))
             }
         }
+    }
+
+    /// A derived pointer keeps the volatility of the object it points into.
+    fn inherit_volatile(&mut self, from: Id, to: Id) {
+        if self.volatile_ptrs.contains(&from) {
+            self.volatile_ptrs.insert(to);
+        }
+    }
+
+    /// `(T){ … }` (C99 6.5.2.5): an unnamed function-scope object initialized like a
+    /// variable; an lvalue.
+    fn compound_literal(
+        &mut self,
+        tn: &crate::ast::TypeName,
+        init: &crate::ast::Initializer,
+        span: Span,
+    ) -> Option<Place> {
+        let ty = self.resolve_type_name(tn)?;
+        let ty = self.complete_array_from_init(ty, Some(init));
+        if !self.is_complete(&ty) || ty == Type::Void {
+            let msg = format!(
+                "compound literal has incomplete type '{}'",
+                self.type_name(&ty)
+            );
+            self.error(span, msg);
+            return None;
+        }
+        if self.b.current_function().is_none() {
+            self.error(
+                span,
+                "compound literals at program scope are not supported yet",
+            );
+            return None;
+        }
+        let pt = self.ptr_ty(AddrSpace::Private, &ty);
+        let var = self.b.local_variable(pt);
+        self.store_initializer(var, &ty, init);
+        Some(Place::L(LVal::Mem {
+            ptr: var,
+            ty,
+            space: AddrSpace::Private,
+            is_const: false,
+        }))
     }
 
     /// A string literal: a `__constant char[]` module variable (C99 6.4.5), decayed to a

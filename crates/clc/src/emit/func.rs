@@ -17,6 +17,11 @@ use crate::source::Span;
 /// A parameter: its name (if any), type, and whether the parameter itself is const.
 type Param = (Option<(String, Span)>, Type, bool);
 
+/// SPIR-V `LinkageType` Export (SPIR-V 3.24).
+const LINKAGE_EXPORT: u32 = 0;
+/// SPIR-V `LinkageType` Import.
+const LINKAGE_IMPORT: u32 = 1;
+
 impl<'a> Emitter<'a> {
     pub fn translation_unit(&mut self, tu: &TranslationUnit) {
         // One pass in source order: OpenCL C has no implicit declarations (C99 6.5.2.2), so a
@@ -165,6 +170,7 @@ impl<'a> Emitter<'a> {
                 params: param_types,
                 is_kernel,
                 defined: is_def,
+                is_static: spec.storage == crate::ast::Storage::Static,
                 span: name_span,
             },
         );
@@ -200,6 +206,9 @@ impl<'a> Emitter<'a> {
         };
         self.b
             .begin_function(ret_t, Some(sig.id), FunctionControl::NONE, fn_t);
+        if self.opts.linkage && !sig.is_kernel && !sig.is_static {
+            self.link_decoration(sig.id, &name, LINKAGE_EXPORT);
+        }
         let mut param_ids = Vec::new();
         for (i, t) in param_ts.iter().enumerate() {
             let pid = self.b.function_parameter(*t);
@@ -329,6 +338,10 @@ impl<'a> Emitter<'a> {
                         is_volatile: v,
                         is_restrict: restrict,
                         size: self.size_align(t).0,
+                        access_qualifier: match t {
+                            Type::Image(i) => Some(i.access),
+                            _ => None,
+                        },
                     });
                 }
             }
@@ -357,6 +370,7 @@ impl<'a> Emitter<'a> {
                 Some(r) => format!("{} {}", if r.is_union { "union" } else { "struct" }, r.name),
                 None => "struct".into(),
             },
+            Type::Image(i) => i.name().into(),
             other => self.type_name(other),
         }
     }
@@ -499,14 +513,60 @@ impl<'a> Emitter<'a> {
         w
     }
 
+    /// `OpDecorate %f LinkageAttributes "name" Export|Import` (SPIR-V 2.16.1).
+    fn link_decoration(&mut self, f: spv::Id, name: &str, linkage: u32) {
+        self.b.capability(spv::Capability::Linkage);
+        self.b.decorate(
+            f,
+            spv::Decoration::LinkageAttributes,
+            &[Operand::Str(name.to_string()), Operand::Int(linkage)],
+        );
+    }
+
+    /// Declarations (functions without blocks) for the called functions that have no body
+    /// here, imported for a SPIR-V linker to resolve.
+    fn import_undefined_functions(&mut self) {
+        let mut called: Vec<String> = self
+            .calls
+            .values()
+            .flatten()
+            .map(|(callee, _)| callee.clone())
+            .filter(|callee| self.funcs.get(callee).is_some_and(|s| !s.defined))
+            .collect();
+        called.sort();
+        called.dedup();
+        for name in called {
+            let Some(sig) = self.funcs.get(&name).cloned() else {
+                continue;
+            };
+            let ret_t = self.spv_type(&sig.ret);
+            let param_ts: Vec<spv::Id> = sig
+                .params
+                .iter()
+                .map(|t| self.param_spv_type(sig.is_kernel, t))
+                .collect();
+            let fn_t = self.b.type_function(ret_t, &param_ts);
+            self.b
+                .begin_function(ret_t, Some(sig.id), FunctionControl::NONE, fn_t);
+            for t in &param_ts {
+                self.b.function_parameter(*t);
+            }
+            self.b.end_function();
+            self.link_decoration(sig.id, &name, LINKAGE_IMPORT);
+        }
+    }
+
     /// OpenCL C does not allow recursion (§6.9.i); reported at the call that closes a cycle.
     /// Calls to functions that are declared but never defined are errors too (there is no
     /// linking step for them).
     fn check_recursion(&mut self) {
+        if self.opts.linkage {
+            self.import_undefined_functions();
+        }
         let mut undefined: Vec<(Span, String)> = Vec::new();
         for calls in self.calls.values() {
             for (callee, sp) in calls {
-                if self.funcs.get(callee).is_some_and(|s| !s.defined) {
+                if !self.opts.linkage && self.funcs.get(callee).is_some_and(|s| !s.defined) {
                     undefined.push((*sp, callee.clone()));
                 }
             }

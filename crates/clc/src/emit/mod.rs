@@ -14,6 +14,7 @@ mod convert;
 mod decl;
 mod expr;
 mod func;
+mod image;
 mod stmt;
 mod types;
 
@@ -56,6 +57,8 @@ pub struct FuncSig {
     pub params: Vec<Type>,
     pub is_kernel: bool,
     pub defined: bool,
+    /// `static`: internal linkage, never exported.
+    pub is_static: bool,
     pub span: Span,
 }
 
@@ -71,6 +74,15 @@ pub struct EmitOptions {
     /// The generic address space exists (OpenCL C 2.0, or 3.0 with
     /// `__opencl_c_generic_address_space`): unqualified pointers point to it (§6.5).
     pub generic_address_space: bool,
+    /// Work-group collective functions (2.0, or 3.0 with
+    /// `__opencl_c_work_group_collective_functions`).
+    pub work_group_collectives: bool,
+    /// Sub-group functions (`cl_khr_subgroups` or `__opencl_c_subgroups`).
+    pub subgroups: bool,
+    /// Compiling an object for linking (`clCompileProgram`): non-static functions with a body
+    /// are exported and called functions without one imported (`LinkageAttributes`, SPIR-V
+    /// 2.16.1), instead of an error.
+    pub linkage: bool,
 }
 
 /// Kernel facts recorded for the entry points, emitted at the end.
@@ -97,6 +109,9 @@ pub struct KernelArg {
     pub is_restrict: bool,
     /// Size in bytes of the argument value (pointer size for pointers).
     pub size: u64,
+    /// The access qualifier of an image argument (`CL_KERNEL_ARG_ACCESS_QUALIFIER`); `None`
+    /// for every other type.
+    pub access_qualifier: Option<crate::ast::ImageAccess>,
 }
 
 /// A kernel's interface (the same facts are in the module: entry point, names, modes).
@@ -145,6 +160,8 @@ pub(crate) struct Emitter<'a> {
     pub local_counter: u32,
     /// Types found by `probe_type`, by expression address (keeps nested `?:` linear).
     pub probe_cache: HashMap<usize, Option<Type>>,
+    /// Pointers to volatile objects: their loads and stores get `MemoryAccess Volatile`.
+    pub volatile_ptrs: HashSet<Id>,
 }
 
 impl<'a> Emitter<'a> {
@@ -177,6 +194,7 @@ impl<'a> Emitter<'a> {
             calls: HashMap::new(),
             local_counter: 0,
             probe_cache: HashMap::new(),
+            volatile_ptrs: HashSet::new(),
         }
     }
 

@@ -44,51 +44,72 @@ impl<'a> Emitter<'a> {
                 self.check_scalar_allowed(s, spec.span)?;
                 Type::Vector(s, *n)
             }
-            TypeSpec::Named(name) => match name.as_str() {
-                "size_t" | "uintptr_t" => self.size_t(),
-                "ptrdiff_t" | "intptr_t" => {
-                    if self.pointer_bits() == 32 {
-                        Type::INT
-                    } else {
-                        Type::Scalar(Scalar::Long)
+            TypeSpec::Named(name) => {
+                match name.as_str() {
+                    "size_t" | "uintptr_t" => self.size_t(),
+                    "ptrdiff_t" | "intptr_t" => {
+                        if self.pointer_bits() == 32 {
+                            Type::INT
+                        } else {
+                            Type::Scalar(Scalar::Long)
+                        }
                     }
-                }
-                "event_t" => Type::Event,
-                "image1d_t"
-                | "image1d_array_t"
-                | "image1d_buffer_t"
-                | "image2d_t"
-                | "image2d_array_t"
-                | "image2d_depth_t"
-                | "image2d_array_depth_t"
-                | "image3d_t"
-                | "sampler_t"
-                | "queue_t"
-                | "clk_event_t"
-                | "reserve_id_t"
-                | "ndrange_t" => {
-                    self.error(spec.span, format!("type '{name}' is not supported yet"));
-                    return None;
-                }
-                // OpenCL C 2.0 atomic types (§6.13.11.6) are their value types in memory.
-                "atomic_int" | "atomic_flag" | "memory_order" | "memory_scope" => Type::INT,
-                "atomic_uint" | "cl_mem_fence_flags" => Type::UINT,
-                "atomic_long" => Type::Scalar(Scalar::Long),
-                "atomic_ulong" => Type::Scalar(Scalar::ULong),
-                "atomic_float" => Type::Scalar(Scalar::Float),
-                "atomic_double" => Type::Scalar(Scalar::Double),
-                "atomic_size_t" | "atomic_uintptr_t" => self.size_t(),
-                "atomic_intptr_t" | "atomic_ptrdiff_t" => {
-                    Type::Scalar(Scalar::int_of(self.pointer_bits(), true))
-                }
-                _ => match self.scopes.lookup(name) {
-                    Some(Symbol::Typedef(t)) => t.clone(),
-                    _ => {
-                        self.error(spec.span, format!("unknown type name '{name}'"));
+                    "event_t" => Type::Event,
+                    "image1d_t"
+                    | "image1d_array_t"
+                    | "image1d_buffer_t"
+                    | "image2d_t"
+                    | "image2d_array_t"
+                    | "image2d_depth_t"
+                    | "image2d_array_depth_t"
+                    | "image3d_t"
+                    | "sampler_t"
+                        if !self.target.image_support =>
+                    {
+                        self.error(
+                        spec.span,
+                        format!("type '{name}' requires image support, which this device does not have"),
+                    );
                         return None;
                     }
-                },
-            },
+                    "sampler_t" => Type::Sampler,
+                    n if n.starts_with("image") && n.ends_with("_t") => {
+                        let access = spec
+                            .quals
+                            .access
+                            .unwrap_or(crate::ast::ImageAccess::ReadOnly);
+                        match crate::sema::types::ImageType::from_name(n, access) {
+                            Some(i) => Type::Image(i),
+                            None => {
+                                self.error(spec.span, format!("unknown type name '{name}'"));
+                                return None;
+                            }
+                        }
+                    }
+                    "queue_t" | "clk_event_t" | "reserve_id_t" | "ndrange_t" => {
+                        self.error(spec.span, format!("type '{name}' is not supported yet"));
+                        return None;
+                    }
+                    // OpenCL C 2.0 atomic types (§6.13.11.6) are their value types in memory.
+                    "atomic_int" | "atomic_flag" | "memory_order" | "memory_scope" => Type::INT,
+                    "atomic_uint" | "cl_mem_fence_flags" => Type::UINT,
+                    "atomic_long" => Type::Scalar(Scalar::Long),
+                    "atomic_ulong" => Type::Scalar(Scalar::ULong),
+                    "atomic_float" => Type::Scalar(Scalar::Float),
+                    "atomic_double" => Type::Scalar(Scalar::Double),
+                    "atomic_size_t" | "atomic_uintptr_t" => self.size_t(),
+                    "atomic_intptr_t" | "atomic_ptrdiff_t" => {
+                        Type::Scalar(Scalar::int_of(self.pointer_bits(), true))
+                    }
+                    _ => match self.scopes.lookup(name) {
+                        Some(Symbol::Typedef(t)) => t.clone(),
+                        _ => {
+                            self.error(spec.span, format!("unknown type name '{name}'"));
+                            return None;
+                        }
+                    },
+                }
+            }
             TypeSpec::Struct(r) => Type::Record(self.record_type(r)?),
             TypeSpec::Enum(e) => {
                 self.enum_type(e);
@@ -421,7 +442,54 @@ impl<'a> Emitter<'a> {
                 id
             }
             Type::Event => self.b.type_event(),
+            Type::Image(i) => self.image_type(i),
+            Type::Sampler => {
+                self.b.capability(Capability::ImageBasic);
+                self.b.global_dedup(spv::Op::TypeSampler, None, vec![])
+            }
         }
+    }
+
+    /// `OpTypeImage %void Dim Depth Arrayed 0 0 Unknown Access`, with the capabilities
+    /// llvm-spirv declares (ImageBasic, ImageReadWrite, Sampled1D, SampledBuffer).
+    pub fn image_type(&mut self, i: &crate::sema::types::ImageType) -> Id {
+        use crate::sema::types::ImageDim;
+        self.b.capability(Capability::ImageBasic);
+        let dim = match i.dim {
+            ImageDim::D1 => {
+                self.b.capability(Capability::Sampled1D);
+                spv::Dim::Dim1D
+            }
+            ImageDim::D2 => spv::Dim::Dim2D,
+            ImageDim::D3 => spv::Dim::Dim3D,
+            ImageDim::Buffer => {
+                self.b.capability(Capability::SampledBuffer);
+                spv::Dim::Buffer
+            }
+        };
+        let access = match i.access {
+            crate::ast::ImageAccess::ReadOnly => spv::AccessQualifier::ReadOnly,
+            crate::ast::ImageAccess::WriteOnly => spv::AccessQualifier::WriteOnly,
+            crate::ast::ImageAccess::ReadWrite => {
+                self.b.capability(Capability::ImageReadWrite);
+                spv::AccessQualifier::ReadWrite
+            }
+        };
+        let void = self.b.type_void();
+        self.b.global_dedup(
+            spv::Op::TypeImage,
+            None,
+            vec![
+                spv::Operand::Id(void),
+                spv::Operand::Int(dim as u32),
+                spv::Operand::Int(i.depth as u32),
+                spv::Operand::Int(i.arrayed as u32),
+                spv::Operand::Int(0),
+                spv::Operand::Int(0),
+                spv::Operand::Int(spv::ImageFormat::Unknown as u32),
+                spv::Operand::Int(access as u32),
+            ],
+        )
     }
 
     pub fn ptr_ty(&mut self, space: AddrSpace, pointee: &Type) -> Id {

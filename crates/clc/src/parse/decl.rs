@@ -4,6 +4,7 @@
 use super::lit::{scalar_name, vector_type_name};
 use super::{is_decl_start_keyword, Bail, PResult, Parser};
 use crate::ast::*;
+use crate::lex::TokenKind;
 use crate::source::Span;
 
 impl<'a> Parser<'a> {
@@ -105,6 +106,28 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `designator-list = initializer` (C99 6.7.8p1).
+    fn designated_initializer(&mut self) -> PResult<Initializer> {
+        let start = self.span();
+        let mut path = Vec::new();
+        loop {
+            if self.eat_punct(".") {
+                let (name, sp) = self.expect_ident()?;
+                path.push(Designator::Field(name, sp));
+            } else if self.eat_punct("[") {
+                let index = self.conditional_expr()?;
+                self.expect_punct("]")?;
+                path.push(Designator::Index(index));
+            } else {
+                break;
+            }
+        }
+        self.expect_punct("=")?;
+        let value = self.initializer()?;
+        let sp = start.to(value.span());
+        Ok(Initializer::Designated(path, Box::new(value), sp))
+    }
+
     pub(crate) fn initializer(&mut self) -> PResult<Initializer> {
         if self.is_punct("{") {
             self.enter()?;
@@ -116,12 +139,18 @@ impl<'a> Parser<'a> {
                     self.leave();
                     return Err(self.error_here("expected '}'"));
                 }
-                // Designators are not supported: report them clearly.
                 if self.is_punct(".") || self.is_punct("[") {
-                    self.leave();
-                    return Err(self.error_here("designated initializers are not supported yet"));
+                    let item = self.designated_initializer();
+                    match item {
+                        Ok(item) => items.push(item),
+                        Err(e) => {
+                            self.leave();
+                            return Err(e);
+                        }
+                    }
+                } else {
+                    items.push(self.initializer()?);
                 }
-                items.push(self.initializer()?);
                 if !self.eat_punct(",") {
                     break;
                 }
@@ -158,6 +187,13 @@ impl<'a> Parser<'a> {
             }
             let t = self.text();
             let sp = self.span();
+            // OpenCL C 2.0 §6.13.16: `pipe T name`.
+            if t == "pipe"
+                && !have_type
+                && self.peek_at(1).is_some_and(|n| n.kind == TokenKind::Ident)
+            {
+                return Err(self.error_here("pipes are not supported yet"));
+            }
             match t {
                 "typedef" => spec.storage = Storage::Typedef,
                 "extern" => spec.storage = Storage::Extern,
@@ -167,8 +203,9 @@ impl<'a> Parser<'a> {
                 "const" => spec.quals.is_const = true,
                 "volatile" => spec.quals.is_volatile = true,
                 "restrict" | "__restrict" => spec.quals.is_restrict = true,
-                "__read_only" | "read_only" | "__write_only" | "write_only" | "__read_write"
-                | "read_write" => {}
+                "__read_only" | "read_only" => spec.quals.access = Some(ImageAccess::ReadOnly),
+                "__write_only" | "write_only" => spec.quals.access = Some(ImageAccess::WriteOnly),
+                "__read_write" | "read_write" => spec.quals.access = Some(ImageAccess::ReadWrite),
                 "__attribute__" => {
                     let attrs = self.attributes()?;
                     spec.attrs.extend(attrs);
@@ -484,6 +521,10 @@ impl<'a> Parser<'a> {
         // Direct declarator.
         let mut name = None;
         let mut inner: Vec<Derived> = Vec::new();
+        if self.is_punct("(") && self.peek_at(1).is_some_and(|t| t.text == "^") {
+            // OpenCL C 2.0 §6.12: `int (^name)(int)`.
+            return Err(self.error_here("blocks are not supported yet"));
+        }
         if self.is_ident() && !self.starts_decl() {
             name = Some(self.expect_ident()?);
         } else if self.is_punct("(") && self.paren_is_nested_declarator() {

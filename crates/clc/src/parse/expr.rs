@@ -185,7 +185,10 @@ impl<'a> Parser<'a> {
                 return self.postfix_tail(lit);
             }
             if self.is_punct("{") {
-                return Err(self.error_here("compound literals are not supported yet"));
+                let init = self.initializer()?;
+                let sp = start.to(init.span());
+                let lit = mk(ExprKind::CompoundLit(Box::new(ty), Box::new(init)), sp);
+                return self.postfix_tail(lit);
             }
             self.enter()?;
             let operand = self.cast_expr();
@@ -199,6 +202,10 @@ impl<'a> Parser<'a> {
 
     fn unary_expr(&mut self) -> PResult<Expr> {
         let start = self.span();
+        if self.is_punct("^") {
+            // OpenCL C 2.0 §6.12: a block literal `^(int x) { … }`.
+            return Err(self.error_here("blocks are not supported yet"));
+        }
         let op = if self.is_punct("-") {
             Some(UnaryOp::Neg)
         } else if self.is_punct("+") {

@@ -19,6 +19,12 @@ pub enum Symbol {
     },
     EnumConst(i64),
     Typedef(Type),
+    /// A named constant value without storage: a `sampler_t` initialized by a literal
+    /// (an `OpConstantSampler`, env 2.9).
+    Value {
+        id: Id,
+        ty: Type,
+    },
 }
 
 #[derive(Default, Debug)]

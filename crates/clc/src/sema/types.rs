@@ -163,6 +163,87 @@ pub enum Type {
     Record(u32),
     /// `event_t` (opaque).
     Event,
+    /// `image2d_t` and the other image types (§6.1.4), with their access qualifier.
+    Image(ImageType),
+    /// `sampler_t` (§6.1.4).
+    Sampler,
+}
+
+/// An image type: its dimensionality and access.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ImageType {
+    pub dim: ImageDim,
+    pub arrayed: bool,
+    pub depth: bool,
+    pub access: crate::ast::ImageAccess,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ImageDim {
+    D1,
+    D2,
+    D3,
+    Buffer,
+}
+
+impl ImageType {
+    /// `image2d_array_t` → (2D, arrayed); `None` for other names.
+    pub fn from_name(name: &str, access: crate::ast::ImageAccess) -> Option<ImageType> {
+        let (dim, arrayed, depth) = match name {
+            "image1d_t" => (ImageDim::D1, false, false),
+            "image1d_array_t" => (ImageDim::D1, true, false),
+            "image1d_buffer_t" => (ImageDim::Buffer, false, false),
+            "image2d_t" => (ImageDim::D2, false, false),
+            "image2d_array_t" => (ImageDim::D2, true, false),
+            "image2d_depth_t" => (ImageDim::D2, false, true),
+            "image2d_array_depth_t" => (ImageDim::D2, true, true),
+            "image3d_t" => (ImageDim::D3, false, false),
+            _ => return None,
+        };
+        Some(ImageType {
+            dim,
+            arrayed,
+            depth,
+            access,
+        })
+    }
+
+    /// The OpenCL C spelling (`image2d_array_t`).
+    pub fn name(&self) -> &'static str {
+        match (self.dim, self.arrayed, self.depth) {
+            (ImageDim::D1, false, _) => "image1d_t",
+            (ImageDim::D1, true, _) => "image1d_array_t",
+            (ImageDim::Buffer, _, _) => "image1d_buffer_t",
+            (ImageDim::D2, false, false) => "image2d_t",
+            (ImageDim::D2, true, false) => "image2d_array_t",
+            (ImageDim::D2, false, true) => "image2d_depth_t",
+            (ImageDim::D2, true, true) => "image2d_array_depth_t",
+            (ImageDim::D3, _, _) => "image3d_t",
+        }
+    }
+
+    /// Components of an integer coordinate (`int`, `int2`, `int4`): dimensions plus the layer.
+    pub fn coord_lanes(&self) -> u8 {
+        let n = match self.dim {
+            ImageDim::D1 | ImageDim::Buffer => 1,
+            ImageDim::D2 => 2,
+            ImageDim::D3 => 3,
+        } + self.arrayed as u8;
+        if n == 3 {
+            4
+        } else {
+            n
+        }
+    }
+
+    /// Components of `OpImageQuerySize(Lod)`: dimensions plus the layer count.
+    pub fn size_lanes(&self) -> u8 {
+        (match self.dim {
+            ImageDim::D1 | ImageDim::Buffer => 1,
+            ImageDim::D2 => 2,
+            ImageDim::D3 => 3,
+        }) + self.arrayed as u8
+    }
 }
 
 /// What a pointer points to: the type, its address space and qualifiers.
@@ -286,6 +367,15 @@ impl Type {
                 None => "struct <error>".into(),
             },
             Type::Event => "event_t".into(),
+            Type::Image(i) => {
+                let access = match i.access {
+                    crate::ast::ImageAccess::ReadOnly => "__read_only",
+                    crate::ast::ImageAccess::WriteOnly => "__write_only",
+                    crate::ast::ImageAccess::ReadWrite => "__read_write",
+                };
+                format!("{access} {}", i.name())
+            }
+            Type::Sampler => "sampler_t".into(),
         }
     }
 }
@@ -301,7 +391,11 @@ pub fn size_align(ty: &Type, records: &[Record], pointer_bytes: u32) -> (u64, u6
             let sz = s.size() as u64 * n;
             (sz, sz)
         }
-        Type::Pointer(_) | Type::Event => (pointer_bytes as u64, pointer_bytes as u64),
+        Type::Pointer(_) | Type::Event | Type::Image(_) => {
+            (pointer_bytes as u64, pointer_bytes as u64)
+        }
+        // A sampler is a 32-bit value (llvm-spirv: `i32` before translation).
+        Type::Sampler => (4, 4),
         Type::Array(t, n) => {
             let (s, a) = size_align(t, records, pointer_bytes);
             (s.saturating_mul(*n as u64), a)
