@@ -342,7 +342,7 @@ impl Program {
                         if let Some(path) = &dir.path {
                             parsed.include_dirs.insert(0, path.clone());
                         }
-                        clc::compile(
+                        clc::compile_object(
                             text,
                             file_name,
                             &parsed,
@@ -404,7 +404,7 @@ impl Program {
         // API 5.8.4: the objects are linked into one module (spv::link resolves each Import by the
         // Export of the same name); a library may keep unresolved imports.
         let linked = match modules.as_slice() {
-            [one] => Ok(one.clone()),
+            [] => Err("error: no objects to link\n".to_string()),
             _ => modules
                 .iter()
                 .map(|bytes| spv::read_bytes(bytes).map_err(|e| format!("error: invalid SPIR-V object: {e}\n")))

@@ -228,3 +228,29 @@ fn buffers_read_write_copy_fill() {
     let p = event.profiling();
     assert!(p.queued <= p.start && p.start <= p.end);
 }
+
+#[test]
+fn compiled_objects_link_into_one_program() {
+    // clCompileProgram + clLinkProgram (API 5.8.3, 5.8.4): the kernel calls a function defined in
+    // another object; expected values by hand: out[i] = 3 * i + 1.
+    let ctx = context();
+    let lib = Program::from_source(&ctx, "int affine(int x) { return 3 * x + 1; }", "lib.cl");
+    lib.compile("", &[]).unwrap();
+    let main = Program::from_source(
+        &ctx,
+        "int affine(int x);\n__kernel void k(__global int *o) { int i = get_global_id(0); o[i] = affine(i); }",
+        "main.cl",
+    );
+    main.compile("", &[]).unwrap();
+    let linked = Program::link(&ctx, &[main, lib], "").unwrap_or_else(|e| panic!("{e}"));
+    let kernel = linked.kernel("k").unwrap();
+    let b = Buffer::new(&ctx, MemFlags::default(), 8 * 4).unwrap();
+    kernel.set_arg_buffer(0, Some(&b)).unwrap();
+    Queue::new(&ctx).nd_range(&kernel, &NdRange::new(&[8], None, None)).unwrap();
+    assert_eq!(read_u32(&b), vec![1, 4, 7, 10, 13, 16, 19, 22]);
+    // A missing definition is a link error naming the symbol.
+    let alone = Program::from_source(&ctx, "int nowhere(int);\n__kernel void k(__global int *o) { o[0] = nowhere(1); }", "m.cl");
+    alone.compile("", &[]).unwrap();
+    let err = Program::link(&ctx, &[alone], "").unwrap_err();
+    assert_eq!(err.code(), -17, "{err}"); // CL_LINK_PROGRAM_FAILURE
+}
