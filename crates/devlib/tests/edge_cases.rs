@@ -535,3 +535,17 @@ mod f16 {
         assert_eq!(m::nextafter(v(0.0), v(-1.0)).to_bits(), 0x8001);
     }
 }
+
+/// pown on subnormal x (found by `oxcl mathcheck`): values by hand, 2^-1074 is the smallest
+/// subnormal double.
+#[test]
+fn pown_of_subnormals() {
+    use devlib::math::f64::pown;
+    let tiny = f64::from_bits(1); // 2^-1074
+    assert_eq!(pown(tiny, 1), tiny);
+    assert_eq!(pown(-tiny, 1), -tiny);
+    assert_eq!(pown(tiny, 2), 0.0);
+    let x = 2f64.powi(-1070);
+    assert_eq!(pown(x, -1), 2f64.powi(1000) * 2f64.powi(70));
+    assert_eq!(pown(x, -2), f64::INFINITY);
+}

@@ -75,10 +75,13 @@ impl Dd {
     }
     /// Multiplies by 2^k exactly (no overflow/underflow for the magnitudes used here).
     fn scale(self, k: i32) -> Dd {
-        let f = libm::scalbn(1.0, k);
+        // 2^k itself overflows for k > 1023 (normalising a subnormal needs k up to 1074), so
+        // scale in two exact steps.
+        let half = k / 2;
+        let (f, g) = (libm::scalbn(1.0, half), libm::scalbn(1.0, k - half));
         Dd {
-            hi: self.hi * f,
-            lo: self.lo * f,
+            hi: self.hi * f * g,
+            lo: self.lo * f * g,
         }
     }
 }

@@ -1,0 +1,90 @@
+//! `oxcl mathcheck`: checks devlib's math functions against MPFR and the ULP bounds of the
+//! numerical-compliance chapter, and prints a table (or JSON), optionally PNG plots of the
+//! error distribution. The exit status is non-zero when any function fails its bound or an
+//! edge case.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+/// Arguments of `oxcl mathcheck`.
+#[derive(clap::Args, Debug)]
+pub struct MathcheckArgs {
+    /// Try every argument of the one-argument float (2^32) and half (2^16) functions, on all
+    /// cores; other functions are sampled.
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Only these functions (OpenCL.std names; repeatable or comma-separated).
+    #[arg(long = "func", value_delimiter = ',')]
+    pub functions: Vec<String>,
+    /// Only these types: float, double, half (repeatable or comma-separated).
+    #[arg(long = "type", value_delimiter = ',')]
+    pub types: Vec<String>,
+    /// Random inputs per function, besides special values and hard cases.
+    #[arg(long, default_value_t = ::mathcheck::engine::DEFAULT_SAMPLES)]
+    pub samples: usize,
+    /// Seed of the random inputs.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a PNG of the error distribution of each function to this directory.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Save each exhaustive result to this file as it completes, and take the results already
+    /// saved there instead of checking those functions again (resumes an interrupted run).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// No progress output on stderr (there is none when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
+    let mut kinds = Vec::new();
+    for name in &args.types {
+        match ::mathcheck::Kind::parse(name) {
+            Some(kind) => kinds.push(kind),
+            None => bail!("unknown type `{name}` (expected float, double or half)"),
+        }
+    }
+    let subjects = ::mathcheck::select(&args.functions, &kinds).map_err(anyhow::Error::msg)?;
+    let mut options = ::mathcheck::Options {
+        samples: args.samples,
+        exhaustive: args.exhaustive,
+        histograms: args.plot.is_some(),
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        resume: args.resume.clone(),
+        ..::mathcheck::Options::default()
+    };
+    if let Some(seed) = args.seed {
+        options.seed = seed;
+    }
+    if let Some(threads) = args.threads {
+        options.threads = threads.max(1);
+    }
+    let reports = ::mathcheck::check_all(&subjects, &options)?;
+    if args.json {
+        println!("{:#}", ::mathcheck::report::json(&reports));
+    } else {
+        print!("{}", ::mathcheck::report::table(&reports));
+    }
+    if let Some(dir) = &args.plot {
+        let written = ::mathcheck::plot::write_plots(dir, &reports)?;
+        if !args.quiet {
+            eprintln!("wrote {} plots to {}", written.len(), dir.display());
+        }
+    }
+    Ok(if reports.iter().all(|r| r.passed()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

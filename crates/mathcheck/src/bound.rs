@@ -1,0 +1,81 @@
+//! The accuracy each function must meet: the full-profile ULP table of the numerical-compliance
+//! chapter (002 "ULP Values for Math Instructions - Full Profile"), read from
+//! `builtins::ulp::FULL_PROFILE`.
+
+use builtins::Accuracy;
+
+use crate::kind::Kind;
+
+/// The largest error allowed.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Bound {
+    /// At most this many ulps (correctly rounded = 0.5, exact = 0).
+    Ulp(f64),
+    /// Implementation-defined accuracy: the error is reported, never a failure.
+    Unbounded,
+}
+
+impl Bound {
+    /// Whether an error of `error` ulps meets the bound.
+    pub fn allows(self, error: f64) -> bool {
+        match self {
+            Bound::Ulp(limit) => error <= limit,
+            Bound::Unbounded => true,
+        }
+    }
+
+    /// The limit as a number, `None` when unbounded.
+    pub fn limit(self) -> Option<f64> {
+        match self {
+            Bound::Ulp(limit) => Some(limit),
+            Bound::Unbounded => None,
+        }
+    }
+}
+
+impl core::fmt::Display for Bound {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Bound::Ulp(limit) => write!(f, "{limit}"),
+            Bound::Unbounded => f.write_str("impl"),
+        }
+    }
+}
+
+/// The bound of the OpenCL.std function `name` for `kind`, or `None` when the table has no row
+/// for it or says the function does not exist for the type.
+pub fn bound(name: &str, kind: Kind) -> Option<Bound> {
+    let (_, f64_acc, f32_acc, f16_acc) = builtins::ulp::FULL_PROFILE
+        .iter()
+        .find(|row| row.0 == name)?;
+    let accuracy = match kind {
+        Kind::Double => f64_acc,
+        Kind::Float => f32_acc,
+        Kind::Half => f16_acc,
+    };
+    match *accuracy {
+        // mad: either a correctly rounded fma or a multiply then an add, each correctly rounded;
+        // the reference offers both, so the error to the closer one is at most 0.5.
+        Accuracy::CorrectlyRounded | Accuracy::MadEitherWay => Some(Bound::Ulp(0.5)),
+        Accuracy::Ulp(limit) => Some(Bound::Ulp(f64::from(limit))),
+        Accuracy::ImplementationDefined => Some(Bound::Unbounded),
+        Accuracy::NotApplicable => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows_as_in_002() {
+        assert_eq!(bound("sin", Kind::Float), Some(Bound::Ulp(4.0)));
+        assert_eq!(bound("sqrt", Kind::Float), Some(Bound::Ulp(3.0)));
+        assert_eq!(bound("sqrt", Kind::Double), Some(Bound::Ulp(0.5)));
+        assert_eq!(bound("rsqrt", Kind::Half), Some(Bound::Ulp(1.0)));
+        assert_eq!(bound("half_exp", Kind::Float), Some(Bound::Ulp(8192.0)));
+        assert_eq!(bound("half_exp", Kind::Double), None);
+        assert_eq!(bound("native_exp", Kind::Float), Some(Bound::Unbounded));
+        assert_eq!(bound("fmod", Kind::Half), Some(Bound::Ulp(0.0)));
+    }
+}

@@ -1,0 +1,473 @@
+//! Running the checks: every input of a subject is evaluated by devlib and by the MPFR
+//! reference and compared ([`measure::compare`]); results are tallied per subject. The quick
+//! mode spreads subjects over threads; the exhaustive mode spreads the 2^32 `float` (or 2^16
+//! `half`) arguments of one one-argument function over threads, with a progress line on stderr.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::bound::{bound, Bound};
+use crate::glibc;
+use crate::inputs::{fixed_inputs, random_input, Rng};
+use crate::kind::Kind;
+use crate::measure::{compare, prescreen_error, Verdict};
+use crate::reference::{base_name, reference};
+use crate::subject::{Input, Output, Shape, Subject};
+
+/// How to check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Random inputs per function, on top of the special values and hard cases.
+    pub samples: usize,
+    /// Seed of the random inputs (each function derives its own stream from it).
+    pub seed: u64,
+    /// Try every argument of one-argument `float` and `half` functions.
+    pub exhaustive: bool,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Collect the error distribution for plots.
+    pub histograms: bool,
+    /// Print progress on stderr.
+    pub progress: bool,
+    /// Exhaustive results are saved to this file and taken from it when already there.
+    pub resume: Option<std::path::PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            samples: DEFAULT_SAMPLES,
+            seed: 0x0c1_5eed,
+            exhaustive: false,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            histograms: false,
+            progress: false,
+            resume: None,
+        }
+    }
+}
+
+/// Random inputs per function in the quick mode: about 230 functions × 20,000 inputs, a few
+/// million in all.
+pub const DEFAULT_SAMPLES: usize = 20_000;
+
+/// Columns of the error-over-input-range histogram.
+pub const COLUMNS: usize = 512;
+/// Bins of the error-value histogram, each [`BIN_WIDTH`] ulp wide (the last collects the rest).
+pub const BINS: usize = 64;
+pub const BIN_WIDTH: f64 = 1.0 / 16.0;
+
+/// The distribution of errors of one function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Histogram {
+    /// The largest error among inputs whose first argument falls in each column (columns
+    /// split the type's values in bit-pattern order: -NaN, -∞ … -0 | +0 … +∞, +NaN).
+    pub columns: Vec<f64>,
+    /// How many inputs had an error in [i·BIN_WIDTH, (i+1)·BIN_WIDTH) (finite errors only).
+    pub bins: Vec<u64>,
+}
+
+impl Histogram {
+    fn new() -> Histogram {
+        Histogram {
+            columns: vec![0.0; COLUMNS],
+            bins: vec![0; BINS],
+        }
+    }
+    fn add(&mut self, kind: Kind, x: f64, error: f64) {
+        let column = column_of(kind, x);
+        if error > self.columns[column] || error.is_nan() {
+            self.columns[column] = error;
+        }
+        if error.is_finite() {
+            let bin = ((error / BIN_WIDTH) as usize).min(BINS - 1);
+            self.bins[bin] += 1;
+        }
+    }
+    fn merge(&mut self, other: &Histogram) {
+        for (a, b) in self.columns.iter_mut().zip(&other.columns) {
+            *a = a.max(*b);
+        }
+        for (a, b) in self.bins.iter_mut().zip(&other.bins) {
+            *a += b;
+        }
+    }
+}
+
+/// The histogram column of `x`: its position in the monotone order of bit patterns.
+fn column_of(kind: Kind, x: f64) -> usize {
+    let bits = kind.to_bits(x);
+    let half = 1u64 << (kind.bits() - 1);
+    let magnitude = bits & (half - 1);
+    let key = if bits & half != 0 {
+        half - 1 - magnitude
+    } else {
+        half + magnitude
+    };
+    ((u128::from(key) * COLUMNS as u128) >> kind.bits()) as usize
+}
+
+/// The result of checking one function of one type.
+#[derive(Clone, Debug)]
+pub struct FunctionReport {
+    pub name: String,
+    pub kind: Kind,
+    pub shape: Shape,
+    pub bound: Bound,
+    /// The largest error measured, in ulps.
+    pub max_error: f64,
+    /// Where it occurred, and what devlib returned there.
+    pub worst: Option<(Input, Output)>,
+    /// Inputs tried.
+    pub tried: u64,
+    /// Inputs whose result breaks an exact edge-case rule.
+    pub special_failures: u64,
+    /// The first such input and what is wrong.
+    pub first_special: Option<(Input, String)>,
+    /// Whether every argument was tried.
+    pub exhaustive: bool,
+    pub seconds: f64,
+    pub histogram: Option<Histogram>,
+}
+
+impl FunctionReport {
+    /// Within the bound, with every edge case exact (`native_*` functions, whose accuracy and
+    /// edge cases are implementation-defined, always pass).
+    pub fn passed(&self) -> bool {
+        if self.name.starts_with("native_") {
+            return true;
+        }
+        self.special_failures == 0 && self.bound.allows(self.max_error)
+    }
+}
+
+/// Running totals of one function (one per thread, merged at the end).
+#[derive(Clone, Debug)]
+struct Tally {
+    max_error: f64,
+    worst: Option<(Input, Output)>,
+    tried: u64,
+    special_failures: u64,
+    first_special: Option<(Input, String)>,
+    histogram: Option<Histogram>,
+}
+
+impl Tally {
+    fn new(histograms: bool) -> Tally {
+        Tally {
+            max_error: 0.0,
+            worst: None,
+            tried: 0,
+            special_failures: 0,
+            first_special: None,
+            histogram: histograms.then(Histogram::new),
+        }
+    }
+    fn add(&mut self, kind: Kind, input: &Input, got: &Output, verdict: Verdict) {
+        self.tried += 1;
+        let error = verdict.error;
+        if error > self.max_error
+            || (self.worst.is_none() && error >= self.max_error)
+            || error.is_nan()
+        {
+            self.max_error = if error.is_nan() { f64::INFINITY } else { error };
+            self.worst = Some((*input, *got));
+        }
+        if let Some(message) = verdict.special {
+            self.special_failures += 1;
+            if self.first_special.is_none() {
+                self.first_special = Some((*input, message));
+            }
+        }
+        if let Some(h) = &mut self.histogram {
+            h.add(kind, input.x[0], error);
+        }
+    }
+    fn merge(&mut self, other: Tally) {
+        if (other.max_error > self.max_error || self.worst.is_none()) && other.worst.is_some() {
+            self.max_error = other.max_error;
+            self.worst = other.worst;
+        }
+        self.tried += other.tried;
+        self.special_failures += other.special_failures;
+        if self.first_special.is_none() {
+            self.first_special = other.first_special;
+        }
+        if let (Some(a), Some(b)) = (&mut self.histogram, &other.histogram) {
+            a.merge(b);
+        }
+    }
+}
+
+/// Errors of the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("{name} ({kind}): no MPFR reference for this function")]
+    NoReference { name: String, kind: &'static str },
+    #[error("{name} ({kind}): the ULP table has no bound for this function and type")]
+    NoBound { name: String, kind: &'static str },
+}
+
+/// Checks one input of `subject`.
+fn check_input(subject: &Subject, input: &Input, tally: &mut Tally) -> Result<(), CheckError> {
+    let got = (subject.eval)(input);
+    let reference =
+        reference(&subject.name, subject.kind, input).ok_or_else(|| CheckError::NoReference {
+            name: subject.name.clone(),
+            kind: subject.kind.name(),
+        })?;
+    let verdict = compare(
+        subject.kind,
+        &subject.name,
+        subject.shape,
+        input,
+        &got,
+        &reference,
+    );
+    tally.add(subject.kind, input, &got, verdict);
+    Ok(())
+}
+
+fn bound_of(subject: &Subject) -> Result<Bound, CheckError> {
+    bound(&subject.name, subject.kind).ok_or_else(|| CheckError::NoBound {
+        name: subject.name.clone(),
+        kind: subject.kind.name(),
+    })
+}
+
+/// A seed per function and type, so results do not depend on the order of checking.
+fn subject_seed(seed: u64, subject: &Subject) -> u64 {
+    let mut h = seed ^ (subject.kind as u64).wrapping_mul(0x1000_0000_01b3);
+    for b in subject.name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The quick check of one subject: special values, hard cases and `options.samples` random
+/// inputs, on the calling thread.
+pub fn check_sampled(subject: &Subject, options: &Options) -> Result<FunctionReport, CheckError> {
+    let start = Instant::now();
+    let bound = bound_of(subject)?;
+    let mut tally = Tally::new(options.histograms);
+    for input in fixed_inputs(&subject.name, subject.shape, subject.kind) {
+        check_input(subject, &input, &mut tally)?;
+    }
+    let mut rng = Rng::new(subject_seed(options.seed, subject));
+    for _ in 0..options.samples {
+        let input = random_input(&subject.name, subject.shape, subject.kind, &mut rng);
+        check_input(subject, &input, &mut tally)?;
+    }
+    Ok(report(subject, bound, tally, false, start))
+}
+
+fn report(
+    subject: &Subject,
+    bound: Bound,
+    tally: Tally,
+    exhaustive: bool,
+    start: Instant,
+) -> FunctionReport {
+    FunctionReport {
+        name: subject.name.clone(),
+        kind: subject.kind,
+        shape: subject.shape,
+        bound,
+        max_error: tally.max_error,
+        worst: tally.worst,
+        tried: tally.tried,
+        special_failures: tally.special_failures,
+        first_special: tally.first_special,
+        exhaustive,
+        seconds: start.elapsed().as_secs_f64(),
+        histogram: tally.histogram,
+    }
+}
+
+/// Whether the exhaustive mode can try every argument of `subject`.
+pub fn can_exhaust(subject: &Subject) -> bool {
+    subject.shape == Shape::Unary && subject.kind != Kind::Double
+}
+
+/// Inputs per work unit of the exhaustive mode.
+const CHUNK: u64 = 1 << 16;
+
+/// Tries every argument of a one-argument `float` or `half` function on `options.threads`
+/// threads. For `float`, results clearly correctly rounded against glibc's `double` function
+/// are accepted without MPFR (see [`glibc`]); everything else is decided by MPFR.
+pub fn check_exhaustive(
+    subject: &Subject,
+    options: &Options,
+) -> Result<FunctionReport, CheckError> {
+    let start = Instant::now();
+    let bound = bound_of(subject)?;
+    let total: u64 = 1 << subject.kind.bits();
+    let chunks = total.div_ceil(CHUNK);
+    let next_chunk = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let prescreen = if subject.kind == Kind::Float {
+        glibc::double_reference(base_name(&subject.name))
+    } else {
+        None
+    };
+    // 0.5 − 2^-16: below it, a glibc value within 2^-39 relative proves the error is < 0.5.
+    let clear = 0.5 - 2f64.powi(-16);
+    let results: Mutex<Vec<Result<Tally, CheckError>>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                let mut tally = Tally::new(options.histograms);
+                let outcome = loop {
+                    let chunk = next_chunk.fetch_add(1, Ordering::Relaxed);
+                    if chunk >= chunks {
+                        break Ok(());
+                    }
+                    let mut failed = None;
+                    for bits in chunk * CHUNK..((chunk + 1) * CHUNK).min(total) {
+                        let x = subject.kind.from_bits(bits);
+                        let input = Input {
+                            x: [x, 0.0, 0.0],
+                            n: 0,
+                        };
+                        if let Some(f) = prescreen {
+                            let got = (subject.eval)(&input);
+                            if let Some(estimate) = prescreen_error(subject.kind, x, got.v[0], f(x))
+                            {
+                                if estimate < clear {
+                                    tally.add(
+                                        subject.kind,
+                                        &input,
+                                        &got,
+                                        Verdict {
+                                            error: estimate,
+                                            special: None,
+                                        },
+                                    );
+                                    continue;
+                                }
+                            }
+                        }
+                        if let Err(e) = check_input(subject, &input, &mut tally) {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                    done.fetch_add(CHUNK, Ordering::Relaxed);
+                    if let Some(e) = failed {
+                        break Err(e);
+                    }
+                };
+                results
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(outcome.map(|()| tally));
+            });
+        }
+        if options.progress {
+            let mut last = Instant::now();
+            while done.load(Ordering::Relaxed) < total
+                && results.lock().map_or(0, |r| r.len()) < options.threads.max(1)
+            {
+                std::thread::sleep(Duration::from_millis(100));
+                if last.elapsed() >= Duration::from_secs(1) {
+                    last = Instant::now();
+                    let d = done.load(Ordering::Relaxed).min(total);
+                    let elapsed = start.elapsed().as_secs_f64();
+                    let eta = if d > 0 {
+                        elapsed * (total - d) as f64 / d as f64
+                    } else {
+                        0.0
+                    };
+                    eprint!(
+                        "\r{} {}: {:5.1}% ({} of {}), {:.0} s, about {:.0} s left   ",
+                        subject.name,
+                        subject.kind.name(),
+                        100.0 * d as f64 / total as f64,
+                        d,
+                        total,
+                        elapsed,
+                        eta
+                    );
+                }
+            }
+            eprint!("\r{:78}\r", "");
+        }
+    });
+    let mut merged = Tally::new(options.histograms);
+    for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        merged.merge(result?);
+    }
+    Ok(report(subject, bound, merged, true, start))
+}
+
+/// Checks every subject: with `options.exhaustive`, one-argument `float`/`half` functions are
+/// exhausted one after another (each on all threads) and the rest sampled; otherwise all are
+/// sampled, several functions at a time. Reports come back in the order of `subjects`.
+pub fn check_all(
+    subjects: &[Subject],
+    options: &Options,
+) -> Result<Vec<FunctionReport>, CheckError> {
+    let mut slots: Vec<Option<Result<FunctionReport, CheckError>>> =
+        (0..subjects.len()).map(|_| None).collect();
+    let sampled: Vec<usize> = (0..subjects.len())
+        .filter(|&i| !(options.exhaustive && can_exhaust(&subjects[i])))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let out = Mutex::new(&mut slots);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1).min(sampled.len().max(1)) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = sampled.get(k) else { break };
+                let result = check_sampled(&subjects[i], options);
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if options.progress {
+                    eprint!(
+                        "\rsampled {n}/{}: {} {}          ",
+                        sampled.len(),
+                        subjects[i].name,
+                        subjects[i].kind.name()
+                    );
+                }
+                out.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(result);
+            });
+        }
+    });
+    if options.progress && !sampled.is_empty() {
+        eprintln!();
+    }
+    for (i, subject) in subjects.iter().enumerate() {
+        if slots[i].is_none() {
+            if let Some(saved) = options
+                .resume
+                .as_deref()
+                .and_then(|path| crate::resume::find(path, subject))
+            {
+                slots[i] = Some(Ok(saved));
+                continue;
+            }
+            let result = check_exhaustive(subject, options);
+            if let (Some(path), Ok(r)) = (&options.resume, &result) {
+                if let Err(e) = crate::resume::append(path, r) {
+                    eprintln!("warning: cannot save to {}: {e}", path.display());
+                }
+            }
+            if options.progress {
+                if let Ok(r) = &result {
+                    eprintln!(
+                        "{} {}: every argument tried in {:.1} s, max error {} ulp",
+                        r.name,
+                        r.kind.name(),
+                        r.seconds,
+                        r.max_error
+                    );
+                }
+            }
+            slots[i] = Some(result);
+        }
+    }
+    // Every slot was filled by one of the two loops above.
+    slots.into_iter().flatten().collect()
+}

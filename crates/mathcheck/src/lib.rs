@@ -1,0 +1,60 @@
+//! `oxcl mathcheck`: checks every devlib math function against a correctly rounded MPFR
+//! reference and the ULP bounds of the numerical-compliance chapter (002 "ULP Values for Math
+//! Instructions - Full Profile", through `builtins::ulp::FULL_PROFILE`), including the exact
+//! edge cases of 002 "Edge Case Behavior".
+//!
+//! - [`subject`]: the functions under test (devlib, per type, uniform `f64` interface).
+//! - [`reference`]: the MPFR reference of each OpenCL.std function.
+//! - [`measure`]: error in ulps and the edge-case rules.
+//! - [`inputs`]: special values, hard cases, random inputs.
+//! - [`engine`]: the quick (sampled) and exhaustive runs, on all cores.
+//! - [`report`], [`plot`]: the table, JSON and PNG plots.
+//! - [`resume`]: saving exhaustive results so an interrupted run can go on.
+//!
+//! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
+
+pub mod bound;
+pub mod engine;
+pub mod glibc;
+pub mod inputs;
+pub mod kind;
+pub mod measure;
+pub mod plot;
+pub mod reference;
+pub mod report;
+pub mod resume;
+pub mod subject;
+
+pub use bound::Bound;
+pub use engine::{check_all, check_exhaustive, check_sampled, CheckError, FunctionReport, Options};
+pub use kind::Kind;
+pub use subject::{all_subjects, Subject};
+
+/// The subjects named in `names` (all when empty) of the types in `kinds` (all when empty),
+/// in report order (type, then function); an unknown name is an error.
+pub fn select(names: &[String], kinds: &[Kind]) -> Result<Vec<Subject>, String> {
+    let kinds: Vec<Kind> = if kinds.is_empty() {
+        Kind::ALL.to_vec()
+    } else {
+        kinds.to_vec()
+    };
+    let mut chosen = Vec::new();
+    let mut found = vec![false; names.len()];
+    for kind in kinds {
+        for s in all_subjects(kind) {
+            if names.is_empty() {
+                chosen.push(s);
+            } else if let Some(i) = names.iter().position(|n| *n == s.name) {
+                found[i] = true;
+                chosen.push(s);
+            }
+        }
+    }
+    if let Some(i) = found.iter().position(|f| !f) {
+        return Err(format!(
+            "unknown function `{}` for the selected types",
+            names[i]
+        ));
+    }
+    Ok(chosen)
+}

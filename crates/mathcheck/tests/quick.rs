@@ -1,0 +1,119 @@
+//! The quick check over every devlib math function and type (a small sample so it stays fast in
+//! debug builds), a deliberately wrong function that must be reported, and the JSON output.
+
+use mathcheck::subject::unary_subject;
+use mathcheck::{check_all, check_sampled, select, Kind, Options};
+
+fn small() -> Options {
+    Options {
+        samples: 2_000,
+        ..Options::default()
+    }
+}
+
+/// Functions devlib gets wrong today, each with what is wrong (none at the moment).
+const KNOWN_FAILURES: &[(&str, &str)] = &[];
+
+#[test]
+fn every_devlib_function_passes_on_a_small_sample() {
+    let subjects = select(&[], &[]).expect("all subjects");
+    let reports = check_all(&subjects, &small()).expect("checked");
+    assert_eq!(reports.len(), subjects.len());
+    let failed: Vec<(String, &str)> = reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| (r.name.clone(), r.kind.name()))
+        .collect();
+    let expected: Vec<(String, &str)> = KNOWN_FAILURES
+        .iter()
+        .map(|(n, k)| (n.to_string(), *k))
+        .collect();
+    if failed != expected {
+        eprintln!("{}", mathcheck::report::table(&reports));
+    }
+    assert_eq!(
+        failed, expected,
+        "failing functions (left) differ from the known failures (right)"
+    );
+}
+
+#[test]
+fn a_sin_four_ulp_off_fails() {
+    // sin(x) + 4 ulp, computed with Rust's f64 sin (an independent, accurate sin).
+    let wrong = unary_subject("sin", Kind::Float, |x| {
+        let s = x.sin() as f32;
+        if !s.is_finite() || s == 0.0 {
+            return f64::from(s);
+        }
+        f64::from(f32::from_bits(s.to_bits() + 4))
+    });
+    let report = check_sampled(&wrong, &small()).expect("checked");
+    assert!(!report.passed());
+    // 4 steps is 4 ulp, or up to 8 where the steps cross into the next binade.
+    assert!(
+        report.max_error > 4.0 && report.max_error < 8.5,
+        "{}",
+        report.max_error
+    );
+    // The same construction without the offset passes.
+    let right = unary_subject("sin", Kind::Float, |x| x.sin());
+    assert!(check_sampled(&right, &small()).expect("checked").passed());
+}
+
+#[test]
+fn a_wrong_edge_case_fails() {
+    // exp with exp(-0) = 0.5: inside no bound, and an F.9 edge case.
+    let wrong = unary_subject("exp", Kind::Half, |x| {
+        if x == 0.0 && x.is_sign_negative() {
+            0.5
+        } else {
+            x.exp()
+        }
+    });
+    let report = check_sampled(&wrong, &small()).expect("checked");
+    assert!(!report.passed());
+    assert!(report.special_failures >= 1);
+    // A sign error on a zero result is reported even though its ulp error is 0.
+    let signless = unary_subject(
+        "sin",
+        Kind::Double,
+        |x| if x == 0.0 { 0.0 } else { x.sin() },
+    );
+    let report = check_sampled(&signless, &small()).expect("checked");
+    assert!(report.special_failures >= 1 && !report.passed());
+}
+
+#[test]
+fn json_output_parses() {
+    let subjects =
+        select(&["exp".to_string(), "remquo".to_string()], &[Kind::Half]).expect("found");
+    let reports = check_all(
+        &subjects,
+        &Options {
+            samples: 100,
+            ..Options::default()
+        },
+    )
+    .expect("checked");
+    let text = mathcheck::report::json(&reports).to_string();
+    let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let functions = value["functions"].as_array().expect("array");
+    assert_eq!(functions.len(), 2);
+    assert_eq!(functions[0]["function"], "exp");
+    assert_eq!(functions[0]["type"], "half");
+    assert!(functions[0]["max_ulp_error"].is_number());
+    assert_eq!(functions[0]["bound_ulp"], 2.0);
+    assert_eq!(value["failed"], 0);
+}
+
+#[test]
+fn unknown_function_is_an_error() {
+    assert!(select(&["sine".to_string()], &[]).is_err());
+    assert!(select(&["half_exp".to_string()], &[Kind::Double]).is_err());
+    assert_eq!(
+        select(&["half_exp".to_string()], &[])
+            .expect("float has it")
+            .len(),
+        1
+    );
+}
