@@ -1,6 +1,8 @@
 //! The `oxcl` command line: `info`, `build`, `val`, `dis`, `run`.
 
 mod argspec;
+mod bench;
+mod mathcheck;
 mod npy;
 mod run;
 
@@ -47,6 +49,10 @@ enum Command {
     Dis { file: PathBuf },
     /// Build and run a kernel.
     Run(run::RunArgs),
+    /// Check the device math library against MPFR and the specification's ULP bounds.
+    Mathcheck(mathcheck::MathcheckArgs),
+    /// Benchmark oxcl's JIT and interpreter against PoCL.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +70,8 @@ fn main() -> ExitCode {
         Command::Val { file, env } => validate(&file, env.as_deref()),
         Command::Dis { file } => disassemble(&file),
         Command::Run(args) => run::run(&args),
+        Command::Mathcheck(args) => mathcheck::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -22,10 +22,12 @@
 
 pub mod error;
 pub mod interp;
+pub mod jit;
 
 pub use error::ExecError;
 pub use interp::program::ProgramGlobals;
 pub use interp::Interpreter;
+pub use jit::Jit;
 
 /// The index space of a launch (OpenCL 3.0 §3.2.2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -15,6 +15,7 @@ mod buffer;
 pub mod commands;
 mod context;
 mod device;
+mod device_caps;
 mod error;
 mod kernel;
 mod program;

@@ -40,14 +40,6 @@ impl Elem {
             Elem::I(s, _) | Elem::F(s) => s,
         }
     }
-
-    fn descr(self) -> String {
-        match self {
-            Elem::I(1, signed) => format!("|{}1", if signed { 'i' } else { 'u' }),
-            Elem::I(s, signed) => format!("<{}{s}", if signed { 'i' } else { 'u' }),
-            Elem::F(s) => format!("<f{s}"),
-        }
-    }
 }
 
 fn parse_type(name: &str) -> (Elem, usize) {
@@ -265,7 +257,11 @@ fn inputs(case: &Case) -> Vec<Vec<u8>> {
 }
 
 /// Runs the case on `engine`; returns the final contents of every buffer argument.
-fn run_on(case: &Case, engine: EngineKind, inputs: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, String> {
+fn run_on(
+    case: &Case,
+    engine: EngineKind,
+    inputs: &[Vec<u8>],
+) -> Result<Vec<Option<Vec<u8>>>, String> {
     let context = Context::new(Platform::get().devices().remove(0));
     let source = std::fs::read_to_string(&case.path).map_err(|e| e.to_string())?;
     let program = Program::from_source(&context, &source, &case.path.display().to_string());
@@ -309,7 +305,7 @@ fn run_on(case: &Case, engine: EngineKind, inputs: &[Vec<u8>]) -> Result<Vec<Opt
 
 /// Corpus kernels the JIT does not compile yet (they run on the interpreter through the
 /// fallback); each names what is missing.
-const NOT_COMPILED: &[(&str, &str)] = &[("struct_buffer", "aggregate values")];
+const NOT_COMPILED: &[(&str, &str)] = &[];
 
 fn check_case(name: &str) {
     let case = parse_case(name);
@@ -328,7 +324,8 @@ fn check_case(name: &str) {
         assert_eq!(fallback, reference, "{name}: fallback differs");
         return;
     }
-    let jit = run_on(&case, EngineKind::JitStrict, &inputs).unwrap_or_else(|e| panic!("{name}: jit: {e}"));
+    let jit = run_on(&case, EngineKind::JitStrict, &inputs)
+        .unwrap_or_else(|e| panic!("{name}: jit: {e}"));
     for (i, (r, j)) in reference.iter().zip(&jit).enumerate() {
         if let (Some(r), Some(j)) = (r, j) {
             if let Some(at) = r.iter().zip(j.iter()).position(|(a, b)| a != b) {

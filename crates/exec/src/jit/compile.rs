@@ -1,0 +1,1809 @@
+//! kir → Cranelift IR → native code.
+//!
+//! Every kir function reachable from the kernel becomes one native function
+//! `(ctx, lanes…) -> (status, lanes…)`: vectors are scalarised (one Cranelift value per lane),
+//! bools are `i8` 0/1, `f16` lanes are their `i16` bits, pointers are the interpreter's encoded
+//! `i64`. A nonzero status means the work-item stopped with an error recorded in the context
+//! (see `rt`); callers pass it up. An entry wrapper `(ctx) -> status` reads the kernel's
+//! parameter lanes from the context and calls the kernel function.
+//!
+//! Inline: integer and `f32`/`f64` arithmetic (division by zero gives 0, `sdiv` overflow wraps,
+//! shifts modulo the width), comparisons, selects, lane operations, pointer arithmetic, loads
+//! and stores with an inline bounds check against the region table, work-item queries, calls,
+//! branches, integer width conversions, `f32`/`f64` `sqrt`/`fabs`/`floor`/`ceil`/`trunc`/
+//! `copysign`. Everything else calls a helper that runs the interpreter's own code for one lane
+//! or one instruction. Aggregates (up to 256 bytes) are one `i8` lane per byte. Not supported
+//! (the engine falls back to the interpreter): larger aggregates, recursion, calls of functions
+//! without a body.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::entity::packed_option::ReservedValue;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, AbiParam, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module as _};
+use kir::{
+    AddrSpace, BinaryOp, BuiltinFn, CmpOp, ConvertOp, Function, InstData, ReduceOp, Rounding,
+    ScalarType, TestOp, Type, UnaryOp, Value, WorkItemQuery,
+};
+
+use super::rt::{self, code, slot, Site, SiteKind};
+use crate::interp::memory::{PtrLayout, RegionRef};
+
+type ClValue = cranelift_codegen::ir::Value;
+type ClType = cranelift_codegen::ir::Type;
+
+/// A compiled kernel.
+pub struct Compiled {
+    /// Owns the code; never used after finalisation except to keep it alive.
+    _module: JITModule,
+    pub entry: extern "C" fn(*mut rt::ItemCtx) -> i32,
+    /// Runs work-items x = 0..n of a row (ids of x = 0 set in the context).
+    pub row: extern "C" fn(*mut rt::ItemCtx, u64) -> i32,
+    pub sites: Vec<Site>,
+    /// Types of the kernel function's parameters (their lanes are passed as u64s).
+    pub params: Vec<Type>,
+}
+
+// SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
+unsafe impl Send for Compiled {}
+// SAFETY: as above.
+unsafe impl Sync for Compiled {}
+
+/// Why a kernel could not be compiled (the engine then uses the interpreter).
+pub type Unsupported = String;
+
+fn lane_cl(s: ScalarType) -> ClType {
+    match s {
+        ScalarType::Bool | ScalarType::I8 => types::I8,
+        ScalarType::I16 | ScalarType::F16 => types::I16,
+        ScalarType::I32 => types::I32,
+        ScalarType::I64 => types::I64,
+        ScalarType::F32 => types::F32,
+        ScalarType::F64 => types::F64,
+    }
+}
+
+/// Lane types of a kir type (pointers: one i64).
+fn lanes_of(ty: Type) -> Result<Vec<(ClType, Option<ScalarType>)>, Unsupported> {
+    match ty {
+        Type::Ptr(_) => Ok(vec![(types::I64, None)]),
+        // Aggregates are their bytes, one i8 lane each.
+        Type::Agg { size, .. } if size <= MAX_AGG_BYTES => {
+            Ok(vec![(types::I8, Some(ScalarType::I8)); size as usize])
+        }
+        Type::Agg { .. } => Err("aggregate values larger than 256 bytes".into()),
+        t => {
+            let s = t.lane_type().ok_or("unknown type")?;
+            Ok(vec![(lane_cl(s), Some(s)); t.lanes() as usize])
+        }
+    }
+}
+
+/// The largest aggregate held in SSA values (as byte lanes).
+const MAX_AGG_BYTES: u32 = 256;
+
+struct Helpers {
+    ids: HashMap<&'static str, FuncId>,
+}
+
+/// (name, address, params, returns) of every helper.
+fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
+    let (i32t, i64t) = (types::I32, types::I64);
+    vec![
+        (
+            "jit_fault",
+            rt::jit_fault as *const u8,
+            vec![i64t, i32t, i64t, i64t, i32t],
+            vec![i32t],
+        ),
+        (
+            "jit_lane_unary",
+            rt::jit_lane_unary as *const u8,
+            vec![i32t, i32t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_lane_binary",
+            rt::jit_lane_binary as *const u8,
+            vec![i32t, i32t, i64t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_lane_cmp",
+            rt::jit_lane_cmp as *const u8,
+            vec![i32t, i32t, i64t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_lane_test",
+            rt::jit_lane_test as *const u8,
+            vec![i32t, i32t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_lane_convert",
+            rt::jit_lane_convert as *const u8,
+            vec![i32t, i32t, i32t, i32t, i32t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_builtin_lane",
+            rt::jit_builtin_lane as *const u8,
+            vec![i32t, i32t, i32t, i32t, i64t, i64t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_builtin",
+            rt::jit_builtin as *const u8,
+            vec![i64t, i32t, i64t, i64t],
+            vec![i32t],
+        ),
+        (
+            "jit_atomic",
+            rt::jit_atomic as *const u8,
+            vec![i64t, i32t, i64t, i64t, i64t, i64t],
+            vec![i32t],
+        ),
+        (
+            "jit_memop",
+            rt::jit_memop as *const u8,
+            vec![i64t, i32t, i32t, i64t, i64t, i64t],
+            vec![i32t],
+        ),
+        (
+            "jit_stackalloc",
+            rt::jit_stackalloc as *const u8,
+            vec![i64t, i32t, i64t],
+            vec![i32t],
+        ),
+        (
+            "jit_private_mark",
+            rt::jit_private_mark as *const u8,
+            vec![i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_private_release",
+            rt::jit_private_release as *const u8,
+            vec![i64t, i64t],
+            vec![],
+        ),
+        (
+            "jit_work_item_dyn",
+            rt::jit_work_item_dyn as *const u8,
+            vec![i64t, i32t, i64t],
+            vec![i64t],
+        ),
+        (
+            "jit_unreachable",
+            rt::jit_unreachable as *const u8,
+            vec![i64t, i32t],
+            vec![i32t],
+        ),
+        (
+            "jit_barrier",
+            rt::jit_barrier as *const u8,
+            vec![i64t, i32t],
+            vec![i32t],
+        ),
+        (
+            "jit_ptr_space",
+            rt::jit_ptr_space as *const u8,
+            vec![i64t, i64t],
+            vec![i32t],
+        ),
+    ]
+}
+
+fn sig_of(module: &JITModule, params: &[ClType], rets: &[ClType]) -> Signature {
+    let mut sig = module.make_signature();
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns.extend(rets.iter().map(|&t| AbiParam::new(t)));
+    sig
+}
+
+/// Where each module variable lives (the interpreter's `ProgramGlobals` numbering).
+fn global_pointers(module: &kir::Module, layout: PtrLayout) -> Vec<u64> {
+    let (mut shared, mut local, mut private) = (0, 0, 0);
+    module
+        .globals
+        .iter()
+        .map(|g| {
+            let region = match g.space {
+                AddrSpace::Local => {
+                    local += 1;
+                    RegionRef::Local(local - 1)
+                }
+                AddrSpace::Private => {
+                    private += 1;
+                    RegionRef::Private(private - 1)
+                }
+                _ => {
+                    shared += 1;
+                    RegionRef::Shared(shared - 1)
+                }
+            };
+            layout.encode(region, 0)
+        })
+        .collect()
+}
+
+/// Functions reachable from `root`; an error on recursion or a missing body.
+fn call_order(module: &kir::Module, root: usize) -> Result<Vec<usize>, Unsupported> {
+    // Depth-first search with colours to find cycles.
+    fn visit(
+        module: &kir::Module,
+        f: usize,
+        state: &mut [u8],
+        order: &mut Vec<usize>,
+    ) -> Result<(), Unsupported> {
+        match state.get(f) {
+            None => return Err(format!("call of missing fn{f}")),
+            Some(1) => return Err("recursion".into()),
+            Some(2) => return Ok(()),
+            _ => {}
+        }
+        state[f] = 1;
+        let func = &module.functions[f];
+        if func.entry_block().is_none() {
+            return Err(format!("call of fn{f} {:?}, which has no body", func.name));
+        }
+        for data in &func.dfg.insts {
+            if let InstData::Call { func: callee, .. } = data {
+                visit(module, callee.index(), state, order)?;
+            }
+        }
+        state[f] = 2;
+        order.push(f);
+        Ok(())
+    }
+    let mut state = vec![0u8; module.functions.len()];
+    let mut order = Vec::new();
+    visit(module, root, &mut state, &mut order)?;
+    Ok(order)
+}
+
+/// Compiles kernel `kernel` of `module`.
+pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsupported> {
+    let k = module.kernels.get(kernel).ok_or("no such kernel")?;
+    let order = call_order(module, k.func.index())?;
+    for &f in &order {
+        let func = &module.functions[f];
+        for v in &func.dfg.values {
+            lanes_of(v.ty)?;
+        }
+        for t in func.sig.params.iter().chain(func.sig.ret.iter()) {
+            lanes_of(*t)?;
+        }
+    }
+    let mut flags = settings::builder();
+    let set = |flags: &mut settings::Builder, k: &str, v: &str| {
+        flags
+            .set(k, v)
+            .map_err(|e| format!("cranelift flag {k}: {e}"))
+    };
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "is_pic", "false")?;
+    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "enable_multi_ret_implicit_sret", "true")?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("no native Cranelift target: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| format!("Cranelift ISA: {e}"))?;
+    let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    let list = helper_list();
+    for (name, addr, _, _) in &list {
+        jb.symbol(*name, *addr);
+    }
+    let mut jm = JITModule::new(jb);
+    let mut helpers = Helpers {
+        ids: HashMap::new(),
+    };
+    for (name, _, params, rets) in &list {
+        let sig = sig_of(&jm, params, rets);
+        let id = jm
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| e.to_string())?;
+        helpers.ids.insert(*name, id);
+    }
+    // Declare the kir functions.
+    let mut func_ids: HashMap<usize, FuncId> = HashMap::new();
+    for &f in &order {
+        let func = &module.functions[f];
+        let sig = kir_sig(&jm, func)?;
+        let id = jm
+            .declare_function(&format!("kir_fn{f}"), Linkage::Local, &sig)
+            .map_err(|e| e.to_string())?;
+        func_ids.insert(f, id);
+    }
+    let layout = PtrLayout::new(module.address_bits);
+    let globals = global_pointers(module, layout);
+    let mut sites = Vec::new();
+    let tc = jm.target_config();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut cctx = jm.make_context();
+    for &f in &order {
+        let func = &module.functions[f];
+        cctx.func.signature = kir_sig(&jm, func)?;
+        {
+            let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
+            let mut t = Translator {
+                m: &mut jm,
+                b: &mut b,
+                module,
+                func,
+                func_index: f,
+                helpers: &helpers,
+                func_ids: &func_ids,
+                sites: &mut sites,
+                layout,
+                globals: &globals,
+                vals: vec![None; func.dfg.num_values()],
+                blocks: HashMap::new(),
+                ctx: ClValue::reserved_value(),
+                fail: cranelift_codegen::ir::Block::reserved_value(),
+                mark: None,
+            };
+            t.translate()?;
+            b.seal_all_blocks();
+            b.finalize(tc);
+        }
+        jm.define_function(func_ids[&f], &mut cctx)
+            .map_err(|e| format!("Cranelift rejected fn{f}: {e:?}"))?;
+        jm.clear_context(&mut cctx);
+    }
+    // The entry wrapper.
+    let kfunc = &module.functions[k.func.index()];
+    let entry_sig = sig_of(&jm, &[types::I64], &[types::I32]);
+    let entry_id = jm
+        .declare_function("kir_entry", Linkage::Local, &entry_sig)
+        .map_err(|e| e.to_string())?;
+    cctx.func.signature = entry_sig;
+    {
+        let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        let ctx = b.block_params(block)[0];
+        let params = b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), ctx, rt::OFF_PARAMS);
+        let mut args = vec![ctx];
+        let mut k_off = 0i32;
+        for &ty in &kfunc.sig.params {
+            for (cl, s) in lanes_of(ty)? {
+                let raw = b
+                    .ins()
+                    .load(types::I64, MemFlagsData::trusted(), params, k_off);
+                k_off += 8;
+                args.push(from_u64(&mut b, raw, cl, s));
+            }
+        }
+        let callee = jm.declare_func_in_func(func_ids[&k.func.index()], b.func);
+        let call = b.ins().call(callee, &args);
+        let status = b.inst_results(call)[0];
+        b.ins().return_(&[status]);
+        b.seal_all_blocks();
+        b.finalize(tc);
+    }
+    jm.define_function(entry_id, &mut cctx)
+        .map_err(|e| format!("Cranelift rejected the entry: {e:?}"))?;
+    jm.clear_context(&mut cctx);
+    // The row function: runs work-items x = 0..n of one row of a group, advancing the ids the
+    // context holds for x = 0 (kernels without barriers and without private variables).
+    let row_sig = sig_of(&jm, &[types::I64, types::I64], &[types::I32]);
+    let row_id = jm
+        .declare_function("kir_row", Linkage::Local, &row_sig)
+        .map_err(|e| e.to_string())?;
+    cctx.func.signature = row_sig;
+    {
+        let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        let ctx = b.block_params(block)[0];
+        let n = b.block_params(block)[1];
+        let fl = MemFlagsData::trusted();
+        let params = b.ins().load(types::I64, fl, ctx, rt::OFF_PARAMS);
+        let mut args = vec![ctx];
+        let mut k_off = 0i32;
+        for &ty in &kfunc.sig.params {
+            for (cl, s) in lanes_of(ty)? {
+                let raw = b.ins().load(types::I64, fl, params, k_off);
+                k_off += 8;
+                args.push(from_u64(&mut b, raw, cl, s));
+            }
+        }
+        let wi = |slot: usize| rt::OFF_WI + 8 * slot as i32;
+        let g0 = b.ins().load(types::I64, fl, ctx, wi(slot::GLOBAL_ID));
+        let gl0 = b.ins().load(types::I64, fl, ctx, wi(slot::GLOBAL_LINEAR));
+        let ll0 = b.ins().load(types::I64, fl, ctx, wi(slot::LOCAL_LINEAR));
+        let head = b.create_block();
+        let i = b.append_block_param(head, types::I64);
+        let body = b.create_block();
+        let done = b.create_block();
+        let fail = b.create_block();
+        let status_param = b.append_block_param(fail, types::I32);
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().jump(head, &bargs(&[zero]));
+        b.switch_to_block(head);
+        let more = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+        b.ins().brif(more, body, &[], done, &[]);
+        b.switch_to_block(body);
+        b.ins().store(fl, i, ctx, wi(slot::LOCAL_ID));
+        let g = b.ins().iadd(g0, i);
+        b.ins().store(fl, g, ctx, wi(slot::GLOBAL_ID));
+        let gl = b.ins().iadd(gl0, i);
+        b.ins().store(fl, gl, ctx, wi(slot::GLOBAL_LINEAR));
+        let ll = b.ins().iadd(ll0, i);
+        b.ins().store(fl, ll, ctx, wi(slot::LOCAL_LINEAR));
+        let callee = jm.declare_func_in_func(func_ids[&k.func.index()], b.func);
+        let call = b.ins().call(callee, &args);
+        let status = b.inst_results(call)[0];
+        let next = b.ins().iadd_imm_s(i, 1);
+        let cont = b.create_block();
+        b.ins().brif(status, fail, &bargs(&[status]), cont, &[]);
+        b.switch_to_block(cont);
+        b.ins().jump(head, &bargs(&[next]));
+        b.switch_to_block(done);
+        let ok = b.ins().iconst(types::I32, 0);
+        b.ins().return_(&[ok]);
+        b.switch_to_block(fail);
+        b.ins().return_(&[status_param]);
+        b.seal_all_blocks();
+        b.finalize(tc);
+    }
+    jm.define_function(row_id, &mut cctx)
+        .map_err(|e| format!("Cranelift rejected the row function: {e:?}"))?;
+    jm.clear_context(&mut cctx);
+    jm.finalize_definitions()
+        .map_err(|e| format!("Cranelift finalisation: {e}"))?;
+    let code = jm.get_finalized_function(entry_id);
+    // SAFETY: `code` is the entry wrapper just compiled with the signature `(i64) -> i32`.
+    let entry: extern "C" fn(*mut rt::ItemCtx) -> i32 = unsafe { std::mem::transmute(code) };
+    let code = jm.get_finalized_function(row_id);
+    // SAFETY: `code` is the row function just compiled with the signature `(i64, i64) -> i32`.
+    let row: extern "C" fn(*mut rt::ItemCtx, u64) -> i32 = unsafe { std::mem::transmute(code) };
+    Ok(Compiled {
+        _module: jm,
+        entry,
+        row,
+        sites,
+        params: kfunc.sig.params.clone(),
+    })
+}
+
+fn kir_sig(jm: &JITModule, func: &Function) -> Result<Signature, Unsupported> {
+    let mut params = vec![types::I64];
+    for &t in &func.sig.params {
+        params.extend(lanes_of(t)?.into_iter().map(|l| l.0));
+    }
+    let mut rets = vec![types::I32];
+    if let Some(t) = func.sig.ret {
+        rets.extend(lanes_of(t)?.into_iter().map(|l| l.0));
+    }
+    Ok(sig_of(jm, &params, &rets))
+}
+
+/// A lane as the u64 the interpreter holds (bits zero-extended).
+fn to_u64(b: &mut FunctionBuilder<'_>, v: ClValue, cl: ClType) -> ClValue {
+    if cl == types::F32 {
+        let bits = b.ins().bitcast(types::I32, MemFlagsData::new(), v);
+        b.ins().uextend(types::I64, bits)
+    } else if cl == types::F64 {
+        b.ins().bitcast(types::I64, MemFlagsData::new(), v)
+    } else if cl == types::I64 {
+        v
+    } else {
+        b.ins().uextend(types::I64, v)
+    }
+}
+
+/// The lane of type `cl` held in the u64 `v` (bool lanes normalised to 0/1 when `s` says bool).
+fn from_u64(b: &mut FunctionBuilder<'_>, v: ClValue, cl: ClType, s: Option<ScalarType>) -> ClValue {
+    if cl == types::F32 {
+        let bits = b.ins().ireduce(types::I32, v);
+        b.ins().bitcast(types::F32, MemFlagsData::new(), bits)
+    } else if cl == types::F64 {
+        b.ins().bitcast(types::F64, MemFlagsData::new(), v)
+    } else if cl == types::I64 {
+        v
+    } else if s == Some(ScalarType::Bool) {
+        b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+    } else {
+        b.ins().ireduce(cl, v)
+    }
+}
+
+fn bargs(v: &[ClValue]) -> Vec<BlockArg> {
+    v.iter().map(|&x| BlockArg::Value(x)).collect()
+}
+
+struct Translator<'a, 'b> {
+    m: &'a mut JITModule,
+    b: &'a mut FunctionBuilder<'b>,
+    module: &'a kir::Module,
+    func: &'a Function,
+    func_index: usize,
+    helpers: &'a Helpers,
+    func_ids: &'a HashMap<usize, FuncId>,
+    sites: &'a mut Vec<Site>,
+    layout: PtrLayout,
+    globals: &'a [u64],
+    vals: Vec<Option<Vec<ClValue>>>,
+    blocks: HashMap<kir::Block, cranelift_codegen::ir::Block>,
+    /// The context parameter (set by `translate` before any instruction).
+    ctx: ClValue,
+    /// The block every failure jumps to with its status (set by `translate`).
+    fail: cranelift_codegen::ir::Block,
+    /// The private-region mark taken at entry (functions with `stackalloc`).
+    mark: Option<ClValue>,
+}
+
+impl Translator<'_, '_> {
+    fn ctx(&self) -> ClValue {
+        self.ctx
+    }
+
+    fn get(&self, v: Value) -> Result<Vec<ClValue>, Unsupported> {
+        self.vals
+            .get(v.index())
+            .cloned()
+            .flatten()
+            .ok_or_else(|| format!("{v} used before its definition"))
+    }
+
+    fn get1(&self, v: Value) -> Result<ClValue, Unsupported> {
+        Ok(self.get(v)?[0])
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.func.dfg.value_type(v)
+    }
+
+    fn site(&mut self, inst: kir::Inst, kind: SiteKind) -> ClValue {
+        self.sites.push(Site {
+            func: self.func_index,
+            inst,
+            kind,
+        });
+        let n = (self.sites.len() - 1) as i64;
+        self.b.ins().iconst(types::I32, n)
+    }
+
+    fn call_helper(&mut self, name: &str, args: &[ClValue]) -> Vec<ClValue> {
+        let id = self.helpers.ids[name];
+        let fref = self.m.declare_func_in_func(id, self.b.func);
+        let call = self.b.ins().call(fref, args);
+        self.b.inst_results(call).to_vec()
+    }
+
+    fn iconst32(&mut self, x: u32) -> ClValue {
+        self.b.ins().iconst(types::I32, i64::from(x))
+    }
+
+    /// Continues only when `status` is 0; otherwise returns it.
+    fn check(&mut self, status: ClValue) {
+        let cont = self.b.create_block();
+        let fail = self.fail;
+        self.b
+            .ins()
+            .brif(status, fail, &bargs(&[status]), cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// A stack slot of `bytes` bytes; returns its address.
+    fn slot(&mut self, bytes: u32) -> ClValue {
+        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            bytes.max(8),
+            3,
+        ));
+        self.b.ins().stack_addr(types::I64, ss, 0)
+    }
+
+    fn translate(&mut self) -> Result<(), Unsupported> {
+        let func = self.func;
+        let entry = func.entry_block().ok_or("function without a body")?;
+        let order = rpo(func, entry);
+        for &kb in &order {
+            let cb = self.b.create_block();
+            self.blocks.insert(kb, cb);
+        }
+        let centry = self.blocks[&entry];
+        self.b.append_block_params_for_function_params(centry);
+        // Failure block: returns the status with zero lanes.
+        let fail = self.b.create_block();
+        let status = self.b.append_block_param(fail, types::I32);
+        self.fail = fail;
+        for &kb in &order {
+            let cb = self.blocks[&kb];
+            if kb == entry {
+                let params: Vec<ClValue> = self.b.block_params(cb).to_vec();
+                self.ctx = params[0];
+                let mut k = 1;
+                for &p in func.dfg.block_params(kb) {
+                    let n = lanes_of(self.ty(p))?.len();
+                    self.vals[p.index()] = Some(params[k..k + n].to_vec());
+                    k += n;
+                }
+            } else {
+                for &p in func.dfg.block_params(kb) {
+                    let mut lanes = Vec::new();
+                    for (cl, _) in lanes_of(self.ty(p))? {
+                        lanes.push(self.b.append_block_param(cb, cl));
+                    }
+                    self.vals[p.index()] = Some(lanes);
+                }
+            }
+        }
+        let has_stackalloc = func
+            .dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::StackAlloc { .. }));
+        for &kb in &order {
+            let cb = self.blocks[&kb];
+            self.b.switch_to_block(cb);
+            if kb == entry && has_stackalloc {
+                let ctx = self.ctx();
+                self.mark = Some(self.call_helper("jit_private_mark", &[ctx])[0]);
+            }
+            for &inst in func.layout.insts(kb) {
+                self.inst(inst)?;
+            }
+        }
+        self.b.switch_to_block(fail);
+        let mut rets = vec![status];
+        if let Some(t) = func.sig.ret {
+            for (cl, _) in lanes_of(t)? {
+                rets.push(self.zero(cl));
+            }
+        }
+        self.b.ins().return_(&rets);
+        Ok(())
+    }
+
+    fn zero(&mut self, cl: ClType) -> ClValue {
+        if cl == types::F32 {
+            self.b.ins().f32const(0.0)
+        } else if cl == types::F64 {
+            self.b.ins().f64const(0.0)
+        } else {
+            self.b.ins().iconst(cl, 0)
+        }
+    }
+
+    fn const_lane(&mut self, cl: ClType, s: Option<ScalarType>, bits: u64) -> ClValue {
+        if cl == types::F32 {
+            self.b.ins().f32const(f32::from_bits(bits as u32))
+        } else if cl == types::F64 {
+            self.b.ins().f64const(f64::from_bits(bits))
+        } else if s == Some(ScalarType::Bool) {
+            self.b.ins().iconst(types::I8, i64::from(bits != 0))
+        } else {
+            let w = cl.bits();
+            let masked = if w >= 64 {
+                bits
+            } else {
+                bits & ((1u64 << w) - 1)
+            };
+            self.b.ins().iconst(cl, masked as i64)
+        }
+    }
+
+    fn block_call(
+        &self,
+        dest: &kir::BlockCall,
+    ) -> Result<(cranelift_codegen::ir::Block, Vec<BlockArg>), Unsupported> {
+        let cb = *self
+            .blocks
+            .get(&dest.block)
+            .ok_or_else(|| format!("branch to unreachable {}", dest.block))?;
+        let mut args = Vec::new();
+        for &a in &dest.args {
+            args.extend(self.get(a)?);
+        }
+        Ok((cb, bargs(&args)))
+    }
+
+    /// The native address of `size` bytes at `ptr`, bounds-checked.
+    fn address(&mut self, inst: kir::Inst, ptr: ClValue, size: u64, write: bool) -> ClValue {
+        let ctx = self.ctx();
+        let flags = MemFlagsData::trusted();
+        let tag = self
+            .b
+            .ins()
+            .ushr_imm_u(ptr, i64::from(self.layout.offset_bits));
+        let off = self
+            .b
+            .ins()
+            .band_imm_s(ptr, self.layout.offset_mask() as i64);
+        let table = self.b.ins().load(types::I64, flags, ctx, rt::OFF_TABLE);
+        let idx = self.b.ins().ishl_imm_u(tag, rt::ENTRY_SHIFT);
+        let entry = self.b.ins().iadd(table, idx);
+        let len = self
+            .b
+            .ins()
+            .load(types::I64, flags, entry, if write { 16 } else { 8 });
+        let end = self.b.ins().iadd_imm_s(off, size as i64);
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+        let cont = self.b.create_block();
+        let bad = self.b.create_block();
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(ok, cont, &[], bad, &[]);
+        self.b.switch_to_block(bad);
+        let site = self.site(inst, SiteKind::Access(if write { "store" } else { "load" }));
+        let sz = self.b.ins().iconst(types::I64, size as i64);
+        let w = self.iconst32(u32::from(write));
+        let status = self.call_helper("jit_fault", &[ctx, site, ptr, sz, w])[0];
+        let fail = self.fail;
+        self.b.ins().jump(fail, &bargs(&[status]));
+        self.b.switch_to_block(cont);
+        let base = self.b.ins().load(types::I64, flags, entry, 0);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Byte width of a lane in memory.
+    fn mem_width(&self, cl: ClType, s: Option<ScalarType>) -> u32 {
+        match s {
+            Some(s) => s.bytes(),
+            None => {
+                let _ = cl;
+                self.module.address_bits / 8
+            }
+        }
+    }
+
+    /// Loads one lane of type `cl` at `addr + off` the way the interpreter reads memory.
+    fn load_lane(
+        &mut self,
+        addr: ClValue,
+        off: i32,
+        cl: ClType,
+        s: Option<ScalarType>,
+        width: u32,
+    ) -> ClValue {
+        let flags = MemFlagsData::new().with_notrap();
+        match s {
+            None if width == 4 => {
+                let x = self.b.ins().load(types::I32, flags, addr, off);
+                self.b.ins().uextend(types::I64, x)
+            }
+            Some(ScalarType::Bool) => {
+                let x = self.b.ins().load(types::I8, flags, addr, off);
+                self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+            }
+            _ => self.b.ins().load(cl, flags, addr, off),
+        }
+    }
+
+    fn inst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        let func = self.func;
+        let data = func.dfg.inst(inst);
+        let result = func.dfg.inst_result(inst);
+        let rty = result.map(|r| func.dfg.value_type(r));
+        let rlanes = match rty {
+            Some(t) => lanes_of(t)?,
+            None => Vec::new(),
+        };
+        let ctx = self.ctx();
+        let flags = MemFlagsData::new().with_notrap();
+        let mut out: Option<Vec<ClValue>> = None;
+        match data {
+            InstData::Const { bytes } => {
+                let rty = rty.ok_or("const without result")?;
+                let ab = self.module.address_bits;
+                let mut v = Vec::new();
+                for (i, &(cl, s)) in rlanes.iter().enumerate() {
+                    let w = match s {
+                        Some(s) => s.bytes() as usize,
+                        None => (ab / 8) as usize,
+                    };
+                    let _ = rty;
+                    let mut raw = [0u8; 8];
+                    for (k, slot) in raw.iter_mut().enumerate().take(w) {
+                        *slot = bytes.get(i * w + k).copied().unwrap_or(0);
+                    }
+                    v.push(self.const_lane(cl, s, u64::from_le_bytes(raw)));
+                }
+                out = Some(v);
+            }
+            InstData::Unary { op, arg } => {
+                let x = self.get(*arg)?;
+                let mut v = Vec::new();
+                for (i, &(cl, s)) in rlanes.iter().enumerate() {
+                    v.push(self.unary(*op, cl, s, x[i])?);
+                }
+                out = Some(v);
+            }
+            InstData::Binary { op, a, b } => {
+                let (x, y) = (self.get(*a)?, self.get(*b)?);
+                let yty = lanes_of(self.ty(*b))?;
+                let mut v = Vec::new();
+                for (i, &(cl, s)) in rlanes.iter().enumerate() {
+                    let yi = *y.get(i).unwrap_or(&y[0]);
+                    v.push(self.binary(*op, cl, s, x[i], yi, yty[0].0)?);
+                }
+                out = Some(v);
+            }
+            InstData::Cmp { op, a, b } => {
+                let (x, y) = (self.get(*a)?, self.get(*b)?);
+                let alanes = lanes_of(self.ty(*a))?;
+                let mut v = Vec::new();
+                for (i, &(cl, s)) in alanes.iter().enumerate() {
+                    v.push(self.cmp(*op, cl, s, x[i], y[i]));
+                }
+                out = Some(v);
+            }
+            InstData::Test { op, arg } => {
+                let x = self.get(*arg)?;
+                let alanes = lanes_of(self.ty(*arg))?;
+                let mut v = Vec::new();
+                for (i, &(cl, s)) in alanes.iter().enumerate() {
+                    let s = s.ok_or("test of a pointer")?;
+                    if *op == TestOp::IsNan && matches!(s, ScalarType::F32 | ScalarType::F64) {
+                        v.push(self.b.ins().fcmp(FloatCC::Unordered, x[i], x[i]));
+                    } else {
+                        let bits = to_u64(self.b, x[i], cl);
+                        let opc = self.iconst32(code(TestOp::ALL, op));
+                        let sc = self.iconst32(code(&ScalarType::ALL, &s));
+                        let r = self.call_helper("jit_lane_test", &[opc, sc, bits])[0];
+                        v.push(self.b.ins().ireduce(types::I8, r));
+                    }
+                }
+                out = Some(v);
+            }
+            InstData::Reduce { op, arg } => {
+                let x = self.get(*arg)?;
+                let mut acc = x[0];
+                for &l in &x[1..] {
+                    acc = match op {
+                        ReduceOp::Any => self.b.ins().bor(acc, l),
+                        ReduceOp::All => self.b.ins().band(acc, l),
+                    };
+                }
+                out = Some(vec![acc]);
+            }
+            InstData::Select { cond, a, b } => {
+                let (c, x, y) = (self.get(*cond)?, self.get(*a)?, self.get(*b)?);
+                let vector_cond = self.ty(*cond).is_vector();
+                let mut v = Vec::new();
+                for i in 0..x.len() {
+                    let ci = if vector_cond { c[i] } else { c[0] };
+                    v.push(self.b.ins().select(ci, x[i], y[i]));
+                }
+                out = Some(v);
+            }
+            InstData::Convert {
+                op,
+                arg,
+                rounding,
+                saturate,
+            } => {
+                out = Some(self.convert(
+                    *op,
+                    *arg,
+                    rty.ok_or("convert without result")?,
+                    *rounding,
+                    *saturate,
+                )?);
+            }
+            InstData::Load { ptr, .. } => {
+                let rty = rty.ok_or("load without result")?;
+                let p = self.get1(*ptr)?;
+                let widths: Vec<u32> = rlanes
+                    .iter()
+                    .map(|&(cl, s)| self.mem_width(cl, s))
+                    .collect();
+                let size: u32 = widths.iter().sum();
+                let _ = rty;
+                let addr = self.address(inst, p, u64::from(size), false);
+                let mut v = Vec::new();
+                let mut off = 0i32;
+                for (i, &(cl, s)) in rlanes.iter().enumerate() {
+                    let x = match s {
+                        None if widths[i] == 4 => {
+                            let x = self.b.ins().load(types::I32, flags, addr, off);
+                            self.b.ins().uextend(types::I64, x)
+                        }
+                        Some(ScalarType::Bool) => {
+                            let x = self.b.ins().load(types::I8, flags, addr, off);
+                            self.b.ins().icmp_imm_s(IntCC::NotEqual, x, 0)
+                        }
+                        _ => self.b.ins().load(cl, flags, addr, off),
+                    };
+                    off += widths[i] as i32;
+                    v.push(x);
+                }
+                out = Some(v);
+            }
+            InstData::Store { ptr, value, .. } => {
+                let p = self.get1(*ptr)?;
+                let x = self.get(*value)?;
+                let lanes = lanes_of(self.ty(*value))?;
+                let widths: Vec<u32> = lanes.iter().map(|&(cl, s)| self.mem_width(cl, s)).collect();
+                let size: u32 = widths.iter().sum();
+                let addr = self.address(inst, p, u64::from(size), true);
+                let mut off = 0i32;
+                for (i, &(_, s)) in lanes.iter().enumerate() {
+                    let v = if s.is_none() && widths[i] == 4 {
+                        self.b.ins().ireduce(types::I32, x[i])
+                    } else {
+                        x[i]
+                    };
+                    self.b.ins().store(flags, v, addr, off);
+                    off += widths[i] as i32;
+                }
+            }
+            InstData::PtrAdd { ptr, offset } => {
+                let p = self.get1(*ptr)?;
+                let o = self.get1(*offset)?;
+                let o = if self.b.func.dfg.value_type(o) == types::I64 {
+                    o
+                } else {
+                    self.b.ins().sextend(types::I64, o)
+                };
+                let mask = self.layout.offset_mask() as i64;
+                let tag = self.b.ins().band_imm_s(p, !mask);
+                let sum = self.b.ins().iadd(p, o);
+                let low = self.b.ins().band_imm_s(sum, mask);
+                out = Some(vec![self.b.ins().bor(tag, low)]);
+            }
+            InstData::StackAlloc { size, .. } => {
+                let site = self.site(inst, SiteKind::StackAlloc(*size));
+                let slot = self.slot(8);
+                let status = self.call_helper("jit_stackalloc", &[ctx, site, slot])[0];
+                self.check(status);
+                out = Some(vec![self.b.ins().load(types::I64, flags, slot, 0)]);
+            }
+            InstData::GlobalAddr { global } => {
+                let p = self.globals.get(global.index()).copied().unwrap_or(0);
+                out = Some(vec![self.b.ins().iconst(types::I64, p as i64)]);
+            }
+            InstData::Memcpy { dst, src, size }
+            | InstData::Memset {
+                dst,
+                byte: src,
+                size,
+            } => {
+                let kind = u32::from(matches!(data, InstData::Memset { .. }));
+                let site = self.site(inst, SiteKind::Access("memop"));
+                let d = self.get1(*dst)?;
+                let s_cl = lanes_of(self.ty(*src))?[0].0;
+                let s = self.get1(*src)?;
+                let s = to_u64(self.b, s, s_cl);
+                let n_cl = lanes_of(self.ty(*size))?[0].0;
+                let n = self.get1(*size)?;
+                let n = to_u64(self.b, n, n_cl);
+                let k = self.iconst32(kind);
+                let status = self.call_helper("jit_memop", &[ctx, site, k, d, s, n])[0];
+                self.check(status);
+            }
+            InstData::ExtractLane { vec, lane } => {
+                let x = self.get(*vec)?;
+                let (cl, _) = rlanes[0];
+                out = Some(vec![match x.get(usize::from(*lane)) {
+                    Some(&v) => v,
+                    None => self.zero(cl),
+                }]);
+            }
+            InstData::InsertLane { vec, lane, value } => {
+                let mut x = self.get(*vec)?;
+                let y = self.get1(*value)?;
+                if let Some(slot) = x.get_mut(usize::from(*lane)) {
+                    *slot = y;
+                }
+                out = Some(x);
+            }
+            InstData::ExtractLaneDyn { vec, index } => {
+                let x = self.get(*vec)?;
+                let idx = self.get1(*index)?;
+                let (cl, _) = rlanes[0];
+                let mut acc = self.zero(cl);
+                for (i, &l) in x.iter().enumerate() {
+                    let hit = self.b.ins().icmp_imm_s(IntCC::Equal, idx, i as i64);
+                    acc = self.b.ins().select(hit, l, acc);
+                }
+                out = Some(vec![acc]);
+            }
+            InstData::InsertLaneDyn { vec, index, value } => {
+                let x = self.get(*vec)?;
+                let idx = self.get1(*index)?;
+                let y = self.get1(*value)?;
+                let mut v = Vec::new();
+                for (i, &l) in x.iter().enumerate() {
+                    let hit = self.b.ins().icmp_imm_s(IntCC::Equal, idx, i as i64);
+                    v.push(self.b.ins().select(hit, y, l));
+                }
+                out = Some(v);
+            }
+            InstData::Shuffle { a, b, mask } => {
+                let mut all = self.get(*a)?;
+                all.extend(self.get(*b)?);
+                let (cl, _) = rlanes[0];
+                let mut v = Vec::new();
+                for &m in mask {
+                    v.push(match all.get(m as usize) {
+                        Some(&x) => x,
+                        None => self.zero(cl),
+                    });
+                }
+                out = Some(v);
+            }
+            InstData::Splat { value } => {
+                let x = self.get1(*value)?;
+                out = Some(vec![x; rlanes.len()]);
+            }
+            InstData::ExtractBytes { agg, offset } => {
+                // The interpreter's `from_bytes` on the bytes from `offset` (missing ones 0).
+                let bytes = self.get(*agg)?;
+                let widths: Vec<u32> = rlanes
+                    .iter()
+                    .map(|&(cl, s)| self.mem_width(cl, s))
+                    .collect();
+                let size: u32 = widths.iter().sum();
+                let slot = self.slot(bytes.len() as u32 + size + 8);
+                let fl = MemFlagsData::trusted();
+                for (k, &b) in bytes.iter().enumerate() {
+                    self.b.ins().store(fl, b, slot, k as i32);
+                }
+                let zero = self.b.ins().iconst(types::I8, 0);
+                for k in 0..size as usize {
+                    self.b.ins().store(fl, zero, slot, (bytes.len() + k) as i32);
+                }
+                let mut v = Vec::new();
+                let mut off = *offset as i32;
+                for (i, &(cl, s)) in rlanes.iter().enumerate() {
+                    v.push(self.load_lane(slot, off, cl, s, widths[i]));
+                    off += widths[i] as i32;
+                }
+                out = Some(v);
+            }
+            InstData::InsertBytes { agg, offset, value } => {
+                let bytes = self.get(*agg)?;
+                let x = self.get(*value)?;
+                let lanes = lanes_of(self.ty(*value))?;
+                let widths: Vec<u32> = lanes.iter().map(|&(cl, s)| self.mem_width(cl, s)).collect();
+                let size: u32 = widths.iter().sum();
+                if *offset as usize + size as usize > bytes.len() {
+                    // The interpreter leaves the aggregate as it is.
+                    out = Some(bytes);
+                } else {
+                    let slot = self.slot(bytes.len() as u32 + 8);
+                    let fl = MemFlagsData::trusted();
+                    for (k, &b) in bytes.iter().enumerate() {
+                        self.b.ins().store(fl, b, slot, k as i32);
+                    }
+                    let mut off = *offset as i32;
+                    for (i, &(_, s)) in lanes.iter().enumerate() {
+                        let v = if s.is_none() && widths[i] == 4 {
+                            self.b.ins().ireduce(types::I32, x[i])
+                        } else {
+                            x[i]
+                        };
+                        self.b.ins().store(fl, v, slot, off);
+                        off += widths[i] as i32;
+                    }
+                    let mut v = Vec::new();
+                    for k in 0..bytes.len() {
+                        v.push(self.b.ins().load(types::I8, fl, slot, k as i32));
+                    }
+                    out = Some(v);
+                }
+            }
+            InstData::WorkItem { query, dim } => {
+                let v = self.work_item(*query, u64::from(*dim));
+                out = Some(vec![self.narrow(v, rlanes[0].0)]);
+            }
+            InstData::WorkItemDyn { query, dim } => {
+                let d_cl = lanes_of(self.ty(*dim))?[0].0;
+                let d = self.get1(*dim)?;
+                let d = to_u64(self.b, d, d_cl);
+                let q = self.iconst32(code(WorkItemQuery::ALL, query));
+                let v = self.call_helper("jit_work_item_dyn", &[ctx, q, d])[0];
+                out = Some(vec![self.narrow(v, rlanes[0].0)]);
+            }
+            InstData::Call { func: callee, args } => {
+                let id = *self
+                    .func_ids
+                    .get(&callee.index())
+                    .ok_or("call of an uncompiled function")?;
+                let mut cargs = vec![ctx];
+                for &a in args {
+                    cargs.extend(self.get(a)?);
+                }
+                let fref = self.m.declare_func_in_func(id, self.b.func);
+                let call = self.b.ins().call(fref, &cargs);
+                let results = self.b.inst_results(call).to_vec();
+                self.check(results[0]);
+                if result.is_some() {
+                    out = Some(results[1..].to_vec());
+                }
+            }
+            InstData::Builtin { func: bf, args } => {
+                out = self.builtin(inst, *bf, args, rty)?;
+            }
+            InstData::Barrier { exec_scope, .. } => {
+                if matches!(
+                    exec_scope,
+                    kir::Scope::Workgroup | kir::Scope::Device | kir::Scope::CrossDevice
+                ) {
+                    let site = self.site(inst, SiteKind::Barrier);
+                    let status = self.call_helper("jit_barrier", &[ctx, site])[0];
+                    self.check(status);
+                }
+            }
+            InstData::Fence { .. } => {}
+            InstData::Atomic {
+                op,
+                ty: mem_ty,
+                ptr,
+                args,
+                ..
+            } => {
+                let site = self.site(
+                    inst,
+                    SiteKind::Atomic {
+                        op: *op,
+                        ty: *mem_ty,
+                    },
+                );
+                let p = self.get1(*ptr)?;
+                let mut ab = Vec::new();
+                for i in 0..2 {
+                    match args.get(i) {
+                        Some(&a) => {
+                            let cl = lanes_of(self.ty(a))?[0].0;
+                            let x = self.get1(a)?;
+                            ab.push(to_u64(self.b, x, cl));
+                        }
+                        None => ab.push(self.b.ins().iconst(types::I64, 0)),
+                    }
+                }
+                let slot = self.slot(8);
+                let status = self.call_helper("jit_atomic", &[ctx, site, p, ab[0], ab[1], slot])[0];
+                self.check(status);
+                if result.is_some() {
+                    let old = self.b.ins().load(types::I64, flags, slot, 0);
+                    let (cl, s) = rlanes[0];
+                    out = Some(vec![if *op == kir::AtomicOp::FlagTestAndSet {
+                        self.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0)
+                    } else {
+                        from_u64(self.b, old, cl, s)
+                    }]);
+                }
+            }
+            InstData::Jump { dest } => {
+                let (cb, args) = self.block_call(dest)?;
+                self.b.ins().jump(cb, &args);
+            }
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let c = self.get1(*cond)?;
+                let (t, targs) = self.block_call(then_dest)?;
+                let (e, eargs) = self.block_call(else_dest)?;
+                self.b.ins().brif(c, t, &targs, e, &eargs);
+            }
+            InstData::Switch {
+                value,
+                default,
+                cases,
+            } => {
+                let (cl, _) = lanes_of(self.ty(*value))?[0];
+                let x = self.get1(*value)?;
+                for (case, dest) in cases {
+                    let w = cl.bits();
+                    let c = if w >= 64 {
+                        *case
+                    } else {
+                        case & ((1u64 << w) - 1)
+                    };
+                    let k = self.b.ins().iconst(cl, c as i64);
+                    let hit = self.b.ins().icmp(IntCC::Equal, x, k);
+                    let (t, targs) = self.block_call(dest)?;
+                    let next = self.b.create_block();
+                    self.b.ins().brif(hit, t, &targs, next, &[]);
+                    self.b.switch_to_block(next);
+                }
+                let (d, dargs) = self.block_call(default)?;
+                self.b.ins().jump(d, &dargs);
+            }
+            InstData::Return { value } => {
+                if let Some(mark) = self.mark {
+                    self.call_helper("jit_private_release", &[ctx, mark]);
+                }
+                let mut rets = vec![self.b.ins().iconst(types::I32, 0)];
+                if let Some(v) = value {
+                    rets.extend(self.get(*v)?);
+                }
+                self.b.ins().return_(&rets);
+            }
+            InstData::Unreachable => {
+                let site = self.site(inst, SiteKind::Unreachable);
+                let status = self.call_helper("jit_unreachable", &[ctx, site])[0];
+                let fail = self.fail;
+                self.b.ins().jump(fail, &bargs(&[status]));
+            }
+        }
+        if let (Some(r), Some(v)) = (result, out) {
+            self.vals[r.index()] = Some(v);
+        }
+        Ok(())
+    }
+
+    /// Truncates an i64 query result to the result lane type.
+    fn narrow(&mut self, v: ClValue, cl: ClType) -> ClValue {
+        if cl == types::I64 {
+            v
+        } else {
+            self.b.ins().ireduce(cl, v)
+        }
+    }
+
+    fn work_item(&mut self, query: WorkItemQuery, dim: u64) -> ClValue {
+        use WorkItemQuery as Q;
+        let per_dim = |base: usize, default: u64| (Some(base), default);
+        let (base, default) = match query {
+            Q::GlobalId => per_dim(slot::GLOBAL_ID, 0),
+            Q::LocalId => per_dim(slot::LOCAL_ID, 0),
+            Q::GroupId => per_dim(slot::GROUP_ID, 0),
+            Q::GlobalSize => per_dim(slot::GLOBAL_SIZE, 1),
+            Q::LocalSize => per_dim(slot::LOCAL_SIZE, 1),
+            Q::EnqueuedLocalSize => per_dim(slot::ENQ_LOCAL_SIZE, 1),
+            Q::NumGroups => per_dim(slot::NUM_GROUPS, 1),
+            Q::GlobalOffset => per_dim(slot::GLOBAL_OFFSET, 0),
+            Q::SubgroupSize | Q::SubgroupMaxSize => return self.b.ins().iconst(types::I64, 1),
+            Q::SubgroupLocalId => return self.b.ins().iconst(types::I64, 0),
+            Q::WorkDim => (None, slot::WORK_DIM as u64),
+            Q::GlobalLinearId => (None, slot::GLOBAL_LINEAR as u64),
+            Q::LocalLinearId | Q::SubgroupId => (None, slot::LOCAL_LINEAR as u64),
+            Q::NumSubgroups => (None, slot::NUM_SUBGROUPS as u64),
+            Q::EnqueuedNumSubgroups => (None, slot::ENQ_NUM_SUBGROUPS as u64),
+        };
+        let ctx = self.ctx();
+        let index = match base {
+            // Dimensions beyond work_dim hold the defaults (the launch normalises them), so
+            // only dimensions ≥ 3 need the default here.
+            Some(_) if dim >= 3 => return self.b.ins().iconst(types::I64, default as i64),
+            Some(base) => base + dim as usize,
+            None => default as usize,
+        };
+        self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx,
+            rt::OFF_WI + 8 * index as i32,
+        )
+    }
+
+    fn lane_helper(
+        &mut self,
+        name: &str,
+        op: u32,
+        s: ScalarType,
+        args: &[(ClValue, ClType)],
+        cl: ClType,
+        rs: Option<ScalarType>,
+    ) -> ClValue {
+        let opc = self.iconst32(op);
+        let sc = self.iconst32(code(&ScalarType::ALL, &s));
+        let mut call = vec![opc, sc];
+        for &(v, t) in args {
+            call.push(to_u64(self.b, v, t));
+        }
+        let r = self.call_helper(name, &call)[0];
+        from_u64(self.b, r, cl, rs)
+    }
+
+    fn unary(
+        &mut self,
+        op: UnaryOp,
+        cl: ClType,
+        s: Option<ScalarType>,
+        x: ClValue,
+    ) -> Result<ClValue, Unsupported> {
+        let s = s.ok_or("unary on a pointer")?;
+        let ins = self.b.ins();
+        Ok(match (op, s) {
+            (UnaryOp::Not, ScalarType::Bool) => ins.bxor_imm_u(x, 1),
+            (UnaryOp::Not, _) if s.is_int() => ins.bnot(x),
+            (UnaryOp::INeg, _) if s.is_int() => ins.ineg(x),
+            (UnaryOp::FNeg, ScalarType::F32 | ScalarType::F64) => ins.fneg(x),
+            (UnaryOp::BitCount, _) if s.is_int() => ins.popcnt(x),
+            (UnaryOp::BitReverse, _) if s.is_int() => ins.bitrev(x),
+            _ => self.lane_helper(
+                "jit_lane_unary",
+                code(UnaryOp::ALL, &op),
+                s,
+                &[(x, cl)],
+                cl,
+                Some(s),
+            ),
+        })
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        cl: ClType,
+        s: Option<ScalarType>,
+        x: ClValue,
+        y: ClValue,
+        ycl: ClType,
+    ) -> Result<ClValue, Unsupported> {
+        use BinaryOp as B;
+        let s = s.ok_or("arithmetic on a pointer")?;
+        let int = s.is_int();
+        let float = matches!(s, ScalarType::F32 | ScalarType::F64);
+        let bitwise = matches!(op, B::And | B::Or | B::Xor);
+        if int || (s.is_bool() && bitwise) {
+            let ins = self.b.ins();
+            let done = match op {
+                B::IAdd => Some(ins.iadd(x, y)),
+                B::ISub => Some(ins.isub(x, y)),
+                B::IMul => Some(ins.imul(x, y)),
+                B::And => Some(ins.band(x, y)),
+                B::Or => Some(ins.bor(x, y)),
+                B::Xor => Some(ins.bxor(x, y)),
+                // Cranelift takes shift amounts modulo the width, as the interpreter does.
+                B::Shl => Some(ins.ishl(x, y)),
+                B::LShr => Some(ins.ushr(x, y)),
+                B::AShr => Some(ins.sshr(x, y)),
+                _ => None,
+            };
+            if let Some(v) = done {
+                return Ok(v);
+            }
+            if ycl == cl && matches!(op, B::UDiv | B::URem | B::SDiv | B::SRem) {
+                return Ok(self.division(op, cl, x, y));
+            }
+        }
+        if float {
+            let ins = self.b.ins();
+            match op {
+                B::FAdd => return Ok(ins.fadd(x, y)),
+                B::FSub => return Ok(ins.fsub(x, y)),
+                B::FMul => return Ok(ins.fmul(x, y)),
+                B::FDiv => return Ok(ins.fdiv(x, y)),
+                _ => {}
+            }
+        }
+        Ok(self.lane_helper(
+            "jit_lane_binary",
+            code(BinaryOp::ALL, &op),
+            s,
+            &[(x, cl), (y, ycl)],
+            cl,
+            Some(s),
+        ))
+    }
+
+    /// Division and remainder that never trap: by zero gives 0, `MIN / -1` wraps, `MIN % -1`
+    /// is 0 (the interpreter's rules).
+    fn division(&mut self, op: BinaryOp, cl: ClType, x: ClValue, y: ClValue) -> ClValue {
+        let zero = self.b.ins().iconst(cl, 0);
+        let one = self.b.ins().iconst(cl, 1);
+        let is_zero = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+        match op {
+            BinaryOp::UDiv | BinaryOp::URem => {
+                let safe = self.b.ins().select(is_zero, one, y);
+                let r = if op == BinaryOp::UDiv {
+                    self.b.ins().udiv(x, safe)
+                } else {
+                    self.b.ins().urem(x, safe)
+                };
+                self.b.ins().select(is_zero, zero, r)
+            }
+            _ => {
+                let is_m1 = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+                let either = self.b.ins().bor(is_zero, is_m1);
+                let safe = self.b.ins().select(either, one, y);
+                let (r, on_m1) = if op == BinaryOp::SDiv {
+                    (self.b.ins().sdiv(x, safe), self.b.ins().ineg(x))
+                } else {
+                    (self.b.ins().srem(x, safe), zero)
+                };
+                let r = self.b.ins().select(is_m1, on_m1, r);
+                self.b.ins().select(is_zero, zero, r)
+            }
+        }
+    }
+
+    fn cmp(
+        &mut self,
+        op: CmpOp,
+        cl: ClType,
+        s: Option<ScalarType>,
+        x: ClValue,
+        y: ClValue,
+    ) -> ClValue {
+        use CmpOp as C;
+        let int = |cc| Some(cc);
+        let icc = match op {
+            C::IEq | C::LogicalEq => int(IntCC::Equal),
+            C::INe | C::LogicalNe => int(IntCC::NotEqual),
+            C::ULt => int(IntCC::UnsignedLessThan),
+            C::ULe => int(IntCC::UnsignedLessThanOrEqual),
+            C::UGt => int(IntCC::UnsignedGreaterThan),
+            C::UGe => int(IntCC::UnsignedGreaterThanOrEqual),
+            C::SLt => int(IntCC::SignedLessThan),
+            C::SLe => int(IntCC::SignedLessThanOrEqual),
+            C::SGt => int(IntCC::SignedGreaterThan),
+            C::SGe => int(IntCC::SignedGreaterThanOrEqual),
+            _ => None,
+        };
+        let is_float = matches!(s, Some(ScalarType::F32 | ScalarType::F64));
+        let is_f16 = s == Some(ScalarType::F16);
+        if let Some(cc) = icc {
+            if !is_float && !is_f16 {
+                return self.b.ins().icmp(cc, x, y);
+            }
+        }
+        if is_float {
+            let fcc = match op {
+                C::FOrdEq => Some(FloatCC::Equal),
+                C::FOrdNe => Some(FloatCC::OrderedNotEqual),
+                C::FOrdLt => Some(FloatCC::LessThan),
+                C::FOrdLe => Some(FloatCC::LessThanOrEqual),
+                C::FOrdGt => Some(FloatCC::GreaterThan),
+                C::FOrdGe => Some(FloatCC::GreaterThanOrEqual),
+                C::FUnordEq => Some(FloatCC::UnorderedOrEqual),
+                C::FUnordNe => Some(FloatCC::NotEqual),
+                C::FUnordLt => Some(FloatCC::UnorderedOrLessThan),
+                C::FUnordLe => Some(FloatCC::UnorderedOrLessThanOrEqual),
+                C::FUnordGt => Some(FloatCC::UnorderedOrGreaterThan),
+                C::FUnordGe => Some(FloatCC::UnorderedOrGreaterThanOrEqual),
+                C::FOrd => Some(FloatCC::Ordered),
+                C::FUnord => Some(FloatCC::Unordered),
+                _ => None,
+            };
+            if let Some(cc) = fcc {
+                return self.b.ins().fcmp(cc, x, y);
+            }
+        }
+        let s = s.unwrap_or(ScalarType::I64);
+        self.lane_helper(
+            "jit_lane_cmp",
+            code(CmpOp::ALL, &op),
+            s,
+            &[(x, cl), (y, cl)],
+            types::I8,
+            Some(ScalarType::Bool),
+        )
+    }
+
+    fn convert(
+        &mut self,
+        op: ConvertOp,
+        arg: Value,
+        rty: Type,
+        rounding: Option<Rounding>,
+        saturate: bool,
+    ) -> Result<Vec<ClValue>, Unsupported> {
+        let aty = self.ty(arg);
+        let x = self.get(arg)?;
+        let alanes = lanes_of(aty)?;
+        let rlanes = lanes_of(rty)?;
+        let ab = self.module.address_bits;
+        match op {
+            ConvertOp::PtrToInt => {
+                let (cl, _) = rlanes[0];
+                return Ok(vec![self.narrow(x[0], cl)]);
+            }
+            ConvertOp::IntToPtr => {
+                let (cl, _) = alanes[0];
+                let v = to_u64(self.b, x[0], cl);
+                let v = if ab >= 64 {
+                    v
+                } else {
+                    self.b.ins().band_imm_s(v, ((1u64 << ab) - 1) as i64)
+                };
+                return Ok(vec![v]);
+            }
+            ConvertOp::PtrCast => return Ok(x),
+            ConvertOp::PtrCastChecked => {
+                let target = match rty {
+                    Type::Ptr(space) => code(&AddrSpace::ALL, &space) + 1,
+                    _ => u32::MAX,
+                };
+                let ctx = self.ctx();
+                let space = self.call_helper("jit_ptr_space", &[ctx, x[0]])[0];
+                let hit = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::Equal, space, i64::from(target));
+                let zero = self.b.ins().iconst(types::I64, 0);
+                return Ok(vec![self.b.ins().select(hit, x[0], zero)]);
+            }
+            ConvertOp::Bitcast => {
+                // Through memory: the interpreter's to_bytes/from_bytes.
+                let slot = self.slot(256);
+                let flags = MemFlagsData::trusted();
+                let mut off = 0i32;
+                for (i, &(cl, s)) in alanes.iter().enumerate() {
+                    let w = self.mem_width(cl, s) as i32;
+                    let v = if s.is_none() && w == 4 {
+                        self.b.ins().ireduce(types::I32, x[i])
+                    } else {
+                        x[i]
+                    };
+                    self.b.ins().store(flags, v, slot, off);
+                    off += w;
+                }
+                let mut v = Vec::new();
+                let mut off = 0i32;
+                for &(cl, s) in &rlanes {
+                    let w = self.mem_width(cl, s) as i32;
+                    let y = match s {
+                        None if w == 4 => {
+                            let y = self.b.ins().load(types::I32, flags, slot, off);
+                            self.b.ins().uextend(types::I64, y)
+                        }
+                        Some(ScalarType::Bool) => {
+                            let y = self.b.ins().load(types::I8, flags, slot, off);
+                            self.b.ins().icmp_imm_s(IntCC::NotEqual, y, 0)
+                        }
+                        _ => self.b.ins().load(cl, flags, slot, off),
+                    };
+                    v.push(y);
+                    off += w;
+                }
+                return Ok(v);
+            }
+            _ => {}
+        }
+        let fs = aty.lane_type().ok_or("convert of a pointer")?;
+        let ts = rty.lane_type().ok_or("convert to a pointer")?;
+        let mut v = Vec::new();
+        for i in 0..rlanes.len() {
+            let (acl, _) = alanes[i];
+            let (rcl, _) = rlanes[i];
+            let xi = x[i];
+            let both_int = fs.is_int() && ts.is_int();
+            let r = match op {
+                ConvertOp::SConvert | ConvertOp::UConvert | ConvertOp::SToU | ConvertOp::UToS
+                    if both_int && !saturate =>
+                {
+                    let signed = matches!(op, ConvertOp::SConvert | ConvertOp::SToU);
+                    if rcl.bits() > acl.bits() {
+                        if signed {
+                            self.b.ins().sextend(rcl, xi)
+                        } else {
+                            self.b.ins().uextend(rcl, xi)
+                        }
+                    } else if rcl.bits() < acl.bits() {
+                        self.b.ins().ireduce(rcl, xi)
+                    } else {
+                        xi
+                    }
+                }
+                ConvertOp::SToF | ConvertOp::UToF
+                    if matches!(fs, ScalarType::I32 | ScalarType::I64)
+                        && matches!(ts, ScalarType::F32 | ScalarType::F64)
+                        && matches!(rounding, None | Some(Rounding::Rte))
+                        && !(op == ConvertOp::UToF && fs == ScalarType::I64) =>
+                {
+                    if op == ConvertOp::UToF {
+                        let wide = self.b.ins().uextend(types::I64, xi);
+                        self.b.ins().fcvt_from_sint(rcl, wide)
+                    } else {
+                        self.b.ins().fcvt_from_sint(rcl, xi)
+                    }
+                }
+                ConvertOp::FConvert if fs == ScalarType::F32 && ts == ScalarType::F64 => {
+                    self.b.ins().fpromote(types::F64, xi)
+                }
+                _ => {
+                    let opc = self.iconst32(code(ConvertOp::ALL, &op));
+                    let fc = self.iconst32(code(&ScalarType::ALL, &fs));
+                    let tc = self.iconst32(code(&ScalarType::ALL, &ts));
+                    let rc = self.iconst32(rounding.map_or(0, |r| code(Rounding::ALL, &r) + 1));
+                    let sc = self.iconst32(u32::from(saturate));
+                    let bits = to_u64(self.b, xi, acl);
+                    let r = self.call_helper("jit_lane_convert", &[opc, fc, tc, rc, sc, bits])[0];
+                    from_u64(self.b, r, rcl, Some(ts))
+                }
+            };
+            v.push(r);
+        }
+        Ok(v)
+    }
+
+    // Lane loops index several parallel lists.
+    #[allow(clippy::needless_range_loop)]
+    fn builtin(
+        &mut self,
+        inst: kir::Inst,
+        bf: BuiltinFn,
+        args: &[Value],
+        rty: Option<Type>,
+    ) -> Result<Option<Vec<ClValue>>, Unsupported> {
+        use BuiltinFn as B;
+        if bf == B::Prefetch {
+            return Ok(None);
+        }
+        let ctx = self.ctx();
+        let arg_tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
+        let mut arg_vals = Vec::new();
+        for &a in args {
+            arg_vals.push(self.get(a)?);
+        }
+        if let Some(rty) = rty {
+            let rlanes = lanes_of(rty)?;
+            let rs = rty.lane_type();
+            let as_ = arg_tys.first().and_then(|t| t.lane_type());
+            // Inline: exact operations whose results equal devlib's bit for bit.
+            let same_float = matches!(rs, Some(ScalarType::F32 | ScalarType::F64))
+                && arg_tys.iter().all(|t| *t == rty);
+            if same_float
+                && matches!(
+                    bf,
+                    B::Sqrt | B::Fabs | B::Floor | B::Ceil | B::Trunc | B::Copysign
+                )
+            {
+                let mut v = Vec::new();
+                for i in 0..rlanes.len() {
+                    let x = arg_vals[0][i];
+                    let ins = self.b.ins();
+                    v.push(match bf {
+                        B::Sqrt => ins.sqrt(x),
+                        B::Fabs => ins.fabs(x),
+                        B::Floor => ins.floor(x),
+                        B::Ceil => ins.ceil(x),
+                        B::Trunc => ins.trunc(x),
+                        _ => ins.fcopysign(x, arg_vals[1][i]),
+                    });
+                }
+                return Ok(Some(v));
+            }
+            // Integer min/max/clamp (devlib::integer: clamp = min(max(x, lo), hi)).
+            let same_int =
+                rs.is_some_and(ScalarType::is_int) && arg_tys.iter().all(|t| t.lane_type() == rs);
+            let minmax = matches!(
+                bf,
+                B::SMin | B::SMax | B::UMin | B::UMax | B::SClamp | B::UClamp
+            );
+            if same_int && minmax {
+                let signed = matches!(bf, B::SMin | B::SMax | B::SClamp);
+                let (lt, gt) = if signed {
+                    (IntCC::SignedLessThan, IntCC::SignedGreaterThan)
+                } else {
+                    (IntCC::UnsignedLessThan, IntCC::UnsignedGreaterThan)
+                };
+                let lane = |vals: &Vec<ClValue>, i: usize| *vals.get(i).unwrap_or(&vals[0]);
+                let mut v = Vec::new();
+                for i in 0..rlanes.len() {
+                    let x = lane(&arg_vals[0], i);
+                    let y = lane(&arg_vals[1], i);
+                    let max = |b: &mut FunctionBuilder<'_>, p: ClValue, q: ClValue| {
+                        let c = b.ins().icmp(gt, p, q);
+                        b.ins().select(c, p, q)
+                    };
+                    let min = |b: &mut FunctionBuilder<'_>, p: ClValue, q: ClValue| {
+                        let c = b.ins().icmp(lt, p, q);
+                        b.ins().select(c, p, q)
+                    };
+                    v.push(match bf {
+                        B::SMin | B::UMin => min(self.b, x, y),
+                        B::SMax | B::UMax => max(self.b, x, y),
+                        _ => {
+                            let hi = lane(&arg_vals[2], i);
+                            let m = max(self.b, x, y);
+                            min(self.b, m, hi)
+                        }
+                    });
+                }
+                return Ok(Some(v));
+            }
+            if let (Some(rs), Some(as_)) = (rs, as_) {
+                if rty.is_vector() == arg_tys[0].is_vector()
+                    && rt::builtin_lane_supported(bf, rs, as_, args.len())
+                {
+                    let mut v = Vec::new();
+                    for (i, &(rcl, _)) in rlanes.iter().enumerate() {
+                        let fc = self.iconst32(bf.opcode());
+                        let rc = self.iconst32(code(&ScalarType::ALL, &rs));
+                        let ac = self.iconst32(code(&ScalarType::ALL, &as_));
+                        let n = self.iconst32(args.len() as u32);
+                        let mut call = vec![fc, rc, ac, n];
+                        for k in 0..3 {
+                            match arg_vals.get(k) {
+                                Some(lanes) => {
+                                    let lane = *lanes.get(i).unwrap_or(&lanes[0]);
+                                    let cl = lanes_of(arg_tys[k])?[0].0;
+                                    call.push(to_u64(self.b, lane, cl));
+                                }
+                                None => call.push(self.b.ins().iconst(types::I64, 0)),
+                            }
+                        }
+                        let r = self.call_helper("jit_builtin_lane", &call)[0];
+                        v.push(from_u64(self.b, r, rcl, Some(rs)));
+                    }
+                    return Ok(Some(v));
+                }
+            }
+        }
+        // The general path: the interpreter's `builtins::call` on spilled lanes.
+        let total: usize = arg_vals.iter().map(Vec::len).sum();
+        let args_slot = self.slot((total.max(1) * 8) as u32);
+        let flags = MemFlagsData::trusted();
+        let mut k = 0i32;
+        for (a, lanes) in arg_tys.iter().zip(&arg_vals) {
+            let cls = lanes_of(*a)?;
+            for (i, &l) in lanes.iter().enumerate() {
+                let bits = to_u64(self.b, l, cls[i].0);
+                self.b.ins().store(flags, bits, args_slot, k);
+                k += 8;
+            }
+        }
+        let rlanes = match rty {
+            Some(t) => lanes_of(t)?,
+            None => Vec::new(),
+        };
+        let res_slot = self.slot((rlanes.len().max(1) * 8) as u32);
+        let site = self.site(
+            inst,
+            SiteKind::Builtin {
+                func: bf,
+                result: rty,
+                args: arg_tys,
+            },
+        );
+        let status = self.call_helper("jit_builtin", &[ctx, site, args_slot, res_slot])[0];
+        self.check(status);
+        if rty.is_none() {
+            return Ok(None);
+        }
+        let mut v = Vec::new();
+        for (i, &(cl, s)) in rlanes.iter().enumerate() {
+            let bits = self.b.ins().load(types::I64, flags, res_slot, 8 * i as i32);
+            v.push(from_u64(self.b, bits, cl, s));
+        }
+        Ok(Some(v))
+    }
+}
+
+/// Blocks reachable from `entry` in reverse postorder (definitions before uses).
+fn rpo(func: &Function, entry: kir::Block) -> Vec<kir::Block> {
+    let mut seen = vec![false; func.dfg.num_blocks()];
+    let mut post = Vec::new();
+    let mut stack: Vec<(kir::Block, usize)> = vec![(entry, 0)];
+    if let Some(s) = seen.get_mut(entry.index()) {
+        *s = true;
+    }
+    while let Some((b, i)) = stack.pop() {
+        let succs: Vec<kir::Block> = func
+            .terminator(b)
+            .map(|t| {
+                func.dfg
+                    .inst(t)
+                    .branch_targets()
+                    .iter()
+                    .map(|c| c.block)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if i < succs.len() {
+            stack.push((b, i + 1));
+            let s = succs[i];
+            if s.index() < seen.len() && !seen[s.index()] {
+                seen[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}

@@ -1,0 +1,733 @@
+//! The Cranelift JIT engine: compiles each kernel once to native code (see `compile`) and runs
+//! its ND-range with the interpreter's memory model and results (see `rt`).
+//!
+//! Scheduling: work-groups are spread over worker threads exactly as in the interpreter (an
+//! atomic group counter, results ordered by group). Kernels without work-group barriers run a
+//! plain loop over the work-items of a group on one reused context. Kernels with barriers run
+//! each work-item of a group as a stackful coroutine (`corosensei`) that suspends at every
+//! barrier; when all have stopped the group checks they stopped at the same barrier (or all
+//! returned) and resumes them, so barriers inside loops and called functions work, and
+//! divergence is reported as the interpreter reports it.
+//!
+//! Compiled kernels are cached in memory per module address, checked against a copy of the
+//! module, so a module changed in place is compiled again. Kernels the JIT cannot compile
+//! (aggregate values, recursion; see `compile`) run on the interpreter unless
+//! `Jit::fallback` is off, in which case the launch fails with `ExecError::Unsupported`.
+
+mod compile;
+mod rt;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult};
+use kir::{ArgKind, InstData, Kernel, Module};
+
+use crate::interp::memory::{PtrLayout, RegionRef, SharedRegion};
+use crate::interp::program::{GlobalLoc, ProgramGlobals};
+use crate::interp::value::Val;
+use crate::{ArgValue, Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
+pub use compile::Compiled;
+use rt::{slot, ItemCtx, Shared};
+
+/// Modules kept in the compile cache before it is emptied.
+const MAX_CACHED_MODULES: usize = 256;
+
+/// The Cranelift engine.
+pub struct Jit {
+    /// Run kernels the JIT cannot compile on the interpreter (otherwise: `Unsupported`).
+    pub fallback: bool,
+    /// Most bytes of `stackalloc` memory one work-item may hold at once.
+    pub max_private_bytes: u64,
+    /// Most bytes of `__local` memory one work-group may use.
+    pub max_local_bytes: u64,
+    /// Stack size of each work-item coroutine (kernels with barriers).
+    pub coroutine_stack: usize,
+    interp: Interpreter,
+    cache: Mutex<HashMap<usize, Vec<CacheEntry>>>,
+}
+
+struct CacheEntry {
+    module: Arc<Module>,
+    kernel: usize,
+    compiled: Result<Arc<Compiled>, String>,
+}
+
+impl Default for Jit {
+    fn default() -> Jit {
+        let interp = Interpreter::default();
+        Jit {
+            fallback: true,
+            max_private_bytes: interp.max_private_bytes,
+            max_local_bytes: interp.max_local_bytes,
+            coroutine_stack: 1 << 20,
+            interp,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Jit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Jit")
+            .field("fallback", &self.fallback)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Jit {
+    pub fn new() -> Jit {
+        Jit::default()
+    }
+
+    /// The process-wide JIT (one cache for every queue).
+    pub fn shared() -> &'static Jit {
+        static SHARED: std::sync::OnceLock<Jit> = std::sync::OnceLock::new();
+        SHARED.get_or_init(Jit::default)
+    }
+
+    /// Whether `kernel` of `module` runs as native code (`false`: the interpreter runs it).
+    pub fn compiles(&self, module: &Module, kernel: usize) -> Result<(), String> {
+        self.compile(module, kernel).map(|_| ())
+    }
+
+    /// A JIT that reports kernels it cannot compile instead of interpreting them.
+    pub fn strict() -> Jit {
+        Jit {
+            fallback: false,
+            ..Jit::default()
+        }
+    }
+
+    /// The compiled kernel (cached), or why it cannot be compiled.
+    pub fn compile(&self, module: &Module, kernel: usize) -> Result<Arc<Compiled>, String> {
+        let key = module as *const Module as usize;
+        {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(entries) = cache.get(&key) {
+                for e in entries {
+                    if e.kernel == kernel && *e.module == *module {
+                        return e.compiled.clone();
+                    }
+                }
+            }
+        }
+        let compiled = compile::compile(module, kernel).map(Arc::new);
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        // Modules that were dropped leave entries behind: bound the cache.
+        if cache.len() >= MAX_CACHED_MODULES && !cache.contains_key(&key) {
+            cache.clear();
+        }
+        let entries = cache.entry(key).or_default();
+        entries.retain(|e| *e.module == *module);
+        let shared_module = entries
+            .first()
+            .map(|e| e.module.clone())
+            .unwrap_or_else(|| Arc::new(module.clone()));
+        entries.push(CacheEntry {
+            module: shared_module,
+            kernel,
+            compiled: compiled.clone(),
+        });
+        compiled
+    }
+}
+
+impl Engine for Jit {
+    fn name(&self) -> &str {
+        "jit"
+    }
+
+    fn run_with_globals(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+    ) -> Result<RunStats, ExecError> {
+        let module = launch.module;
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
+        match self.compile(module, launch.kernel) {
+            Ok(compiled) => run(self, launch, globals, &compiled),
+            Err(_) if self.fallback => self.interp.run_with_globals(launch, globals),
+            Err(what) => Err(ExecError::Unsupported {
+                kernel: kernel.name.clone(),
+                global_id: [0; 3],
+                at: "compilation".into(),
+                what: format!("the JIT cannot compile this kernel: {what}"),
+            }),
+        }
+    }
+}
+
+fn bad_arg(kernel: &Kernel, index: usize, reason: impl Into<String>) -> ExecError {
+    ExecError::BadArgument {
+        kernel: kernel.name.clone(),
+        index,
+        reason: reason.into(),
+    }
+}
+
+/// Run-wide state shared read-only by the worker threads.
+struct RunCtx<'a> {
+    jit: &'a Jit,
+    kernel: &'a Kernel,
+    compiled: &'a Compiled,
+    nd: NdRange,
+    layout: PtrLayout,
+    shared: Shared<'a>,
+    local_sizes: Vec<usize>,
+    private_inits: Vec<Vec<u8>>,
+    params: Vec<u64>,
+    has_barriers: bool,
+}
+
+// SAFETY: shared read-only by the workers; raw pointers follow the crate's launch contract.
+unsafe impl Sync for RunCtx<'_> {}
+
+fn run(
+    jit: &Jit,
+    launch: &Launch<'_>,
+    program: &ProgramGlobals,
+    compiled: &Compiled,
+) -> Result<RunStats, ExecError> {
+    let module = launch.module;
+    let kernel = &module.kernels[launch.kernel];
+    let mut nd = launch.nd;
+    crate::interp::check_nd(&nd)?;
+    for d in nd.work_dim as usize..3 {
+        nd.global_size[d] = 1;
+        nd.local_size[d] = 1;
+        nd.global_offset[d] = 0;
+    }
+    if launch.args.len() != kernel.args.len() {
+        return Err(ExecError::ArgCount {
+            kernel: kernel.name.clone(),
+            expected: kernel.args.len(),
+            given: launch.args.len(),
+        });
+    }
+    if !program.fits(module) {
+        return Err(ExecError::ProgramGlobalsMismatch {
+            kernel: kernel.name.clone(),
+        });
+    }
+    let layout = PtrLayout::new(module.address_bits);
+    let mut shared = program.shared.clone();
+    let mut local_sizes = program.local_sizes.clone();
+    let used = module.globals_used_by(kernel.func);
+    for (g, loc) in program.globals.iter().enumerate() {
+        if let GlobalLoc::Local(i) = loc {
+            if !used.contains(&kir::GlobalRef::new(g)) {
+                local_sizes[*i] = 0;
+            }
+        }
+    }
+    // Kernel arguments, as the interpreter reads them.
+    let mut params: Vec<u64> = Vec::new();
+    for (index, ((arg, value), ty)) in kernel
+        .args
+        .iter()
+        .zip(launch.args)
+        .zip(&compiled.params)
+        .enumerate()
+    {
+        let param = match (&arg.kind, value) {
+            (ArgKind::Buffer(space), ArgValue::Buffer { ptr, len }) => {
+                if ptr.is_null() && *len > 0 {
+                    return Err(bad_arg(kernel, index, "buffer with a null address"));
+                }
+                if *len as u64 > layout.offset_mask() {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!("buffer of {len} bytes exceeds the addressable size"),
+                    ));
+                }
+                shared.push(SharedRegion {
+                    base: *ptr,
+                    len: *len,
+                    space: *space,
+                });
+                Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
+            }
+            (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
+            (ArgKind::LocalPtr, ArgValue::Local(size)) => {
+                let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
+                if used.saturating_add(*size as u64) > jit.max_local_bytes {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!(
+                            "{size} bytes of local memory exceed the limit of {}",
+                            jit.max_local_bytes
+                        ),
+                    ));
+                }
+                local_sizes.push(*size);
+                Val::S(layout.encode(RegionRef::Local(local_sizes.len() - 1), 0))
+            }
+            (ArgKind::Value { ty, size, .. }, ArgValue::Bytes(bytes)) => {
+                if bytes.len() < *size as usize {
+                    return Err(bad_arg(
+                        kernel,
+                        index,
+                        format!("{} bytes given, the argument has {size}", bytes.len()),
+                    ));
+                }
+                Val::from_bytes(*ty, bytes, module.address_bits)
+            }
+            (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
+                Val::S(u64::from(u32::from_le_bytes([
+                    bytes[0], bytes[1], bytes[2], bytes[3],
+                ])))
+            }
+            (kind, value) => {
+                let given = match value {
+                    ArgValue::Bytes(_) => "bytes",
+                    ArgValue::Buffer { .. } => "a buffer",
+                    ArgValue::Null => "null",
+                    ArgValue::Local(_) => "a local size",
+                };
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("{given} given for a {kind:?} argument"),
+                ));
+            }
+        };
+        match &param {
+            // Aggregates travel as one lane per byte.
+            Val::A(bytes) => params.extend(bytes.iter().map(|&b| u64::from(b))),
+            _ => {
+                for i in 0..ty.lanes() as usize {
+                    params.push(param.lane(i));
+                }
+            }
+        }
+    }
+    if shared.len() > layout.max_shared() || local_sizes.len() > layout.max_local() {
+        return Err(bad_arg(
+            kernel,
+            0,
+            "too many memory regions for the pointer encoding",
+        ));
+    }
+    let has_barriers = module.reachable_functions(kernel.func).iter().any(|f| {
+        module.functions[f.index()]
+            .dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::Barrier { .. }))
+    });
+    let func_names = module.functions.iter().map(|f| f.name.clone()).collect();
+    let ctx = RunCtx {
+        jit,
+        kernel,
+        compiled,
+        nd,
+        layout,
+        shared: Shared {
+            kernel_name: &kernel.name,
+            func_names,
+            sites: &compiled.sites,
+            layout,
+            shared: &shared,
+            address_bits: module.address_bits,
+            max_private_bytes: jit.max_private_bytes,
+        },
+        local_sizes,
+        private_inits: program.private_inits.clone(),
+        params,
+        has_barriers,
+    };
+
+    let groups = nd.num_groups();
+    let total_groups = groups[0] * groups[1] * groups[2];
+    let threads = match launch.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let threads = threads
+        .min(usize::try_from(total_groups).unwrap_or(usize::MAX))
+        .max(1);
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    let results: Mutex<Vec<(u64, GroupResult)>> = Mutex::new(Vec::new());
+    let worker = || {
+        let mut state = Worker::new(&ctx);
+        let mut mine = Vec::new();
+        loop {
+            if abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= total_groups {
+                break;
+            }
+            let group_id = [
+                g % groups[0],
+                (g / groups[0]) % groups[1],
+                g / (groups[0] * groups[1]),
+            ];
+            let result = state.run_group(&ctx, group_id);
+            if result.is_err() {
+                abort.store(true, Ordering::Relaxed);
+            }
+            // Only groups with output or errors need to be kept in order.
+            mine.push((g, result));
+        }
+        state.release(ctx.layout);
+        results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(mine);
+    };
+    if threads == 1 {
+        worker();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(worker);
+            }
+        });
+    }
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(g, _)| *g);
+    let mut stats = RunStats::default();
+    for (_, result) in results {
+        let group = result?;
+        stats.work_groups += 1;
+        stats.work_items += group.work_items;
+        stats.barriers += group.barriers;
+        stats.printf.extend_from_slice(&group.printf);
+    }
+    Ok(stats)
+}
+
+#[derive(Default)]
+struct GroupOut {
+    work_items: u64,
+    barriers: u64,
+    printf: Vec<u8>,
+}
+
+type GroupResult = Result<GroupOut, ExecError>;
+
+/// Work-item contexts and coroutine stacks kept between launches (allocating them is the
+/// expensive part of a short launch).
+// Boxed: coroutines and JIT code hold each context's address.
+#[allow(clippy::vec_box)]
+struct Pool {
+    ctxs: Vec<Box<ItemCtx>>,
+    stacks: Vec<DefaultStack>,
+}
+
+// SAFETY: pooled contexts hold no live pointers (`clear_regions` ran); stacks are plain memory.
+unsafe impl Send for Pool {}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    ctxs: Vec::new(),
+    stacks: Vec::new(),
+});
+
+/// Most pooled contexts and stacks kept.
+const POOL_LIMIT: usize = 4096;
+
+/// One worker thread's reusable state.
+// Boxed: coroutines and JIT code hold each context's address.
+#[allow(clippy::vec_box)]
+struct Worker {
+    local: Vec<Vec<u8>>,
+    ctxs: Vec<Box<ItemCtx>>,
+    stacks: Vec<DefaultStack>,
+}
+
+impl Worker {
+    fn new(run: &RunCtx<'_>) -> Worker {
+        Worker {
+            local: run.local_sizes.iter().map(|&n| vec![0u8; n]).collect(),
+            ctxs: Vec::new(),
+            stacks: Vec::new(),
+        }
+    }
+
+    /// Context `i`, created on first use.
+    fn ensure_ctxs(&mut self, run: &RunCtx<'_>, n: usize) {
+        while self.ctxs.len() < n {
+            let pooled = {
+                let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+                let need = n - self.ctxs.len();
+                let take = need.min(pool.ctxs.len());
+                let at = pool.ctxs.len() - take;
+                let mut got: Vec<Box<ItemCtx>> = pool.ctxs.split_off(at);
+                let s_take = need.min(pool.stacks.len());
+                let s_at = pool.stacks.len() - s_take;
+                self.stacks.extend(pool.stacks.split_off(s_at));
+                got.retain(|c| c.capacity() == 1usize << run.layout.tag_bits);
+                got
+            };
+            let fresh = pooled.is_empty();
+            for mut c in pooled {
+                c.shared = (&run.shared as *const Shared<'_>).cast::<Shared<'static>>();
+                c.params = run.params.as_ptr();
+                c.set_shared(&run.shared);
+                self.ctxs.push(c);
+            }
+            if !fresh {
+                continue;
+            }
+            let mut c = ItemCtx::new(run.layout);
+            c.shared = (&run.shared as *const Shared<'_>).cast::<Shared<'static>>();
+            c.params = run.params.as_ptr();
+            c.set_shared(&run.shared);
+            self.ctxs.push(c);
+        }
+    }
+
+    // The per-dimension loops fill several slots of one array.
+    #[allow(clippy::manual_memcpy)]
+    fn run_group(&mut self, run: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
+        let nd = &run.nd;
+        let mut local_size = [1u64; 3];
+        for d in 0..3 {
+            let start = group_id[d] * nd.local_size[d];
+            local_size[d] = nd.local_size[d].min(nd.global_size[d] - start);
+        }
+        for region in &mut self.local {
+            region.fill(0);
+        }
+        let count = local_size[0] * local_size[1] * local_size[2];
+        let num_groups = nd.num_groups();
+        let mut wi = [0u64; slot::COUNT];
+        for d in 0..3 {
+            wi[slot::GROUP_ID + d] = group_id[d];
+            wi[slot::GLOBAL_SIZE + d] = nd.global_size[d];
+            wi[slot::LOCAL_SIZE + d] = local_size[d];
+            wi[slot::ENQ_LOCAL_SIZE + d] = nd.local_size[d];
+            wi[slot::NUM_GROUPS + d] = num_groups[d];
+            wi[slot::GLOBAL_OFFSET + d] = nd.global_offset[d];
+        }
+        wi[slot::WORK_DIM] = u64::from(nd.work_dim);
+        wi[slot::NUM_SUBGROUPS] = local_size.iter().product();
+        wi[slot::ENQ_NUM_SUBGROUPS] = nd.local_size.iter().product();
+        let set_item = |wi: &mut [u64; slot::COUNT], i: u64| {
+            let lid = [
+                i % local_size[0],
+                (i / local_size[0]) % local_size[1],
+                i / (local_size[0] * local_size[1]),
+            ];
+            for d in 0..3 {
+                wi[slot::LOCAL_ID + d] = lid[d];
+                wi[slot::GLOBAL_ID + d] =
+                    nd.global_offset[d] + group_id[d] * nd.local_size[d] + lid[d];
+            }
+            let o = nd.global_offset;
+            let s = nd.global_size;
+            let g = [wi[0], wi[1], wi[2]];
+            wi[slot::GLOBAL_LINEAR] = ((g[2].wrapping_sub(o[2]))
+                .wrapping_mul(s[1])
+                .wrapping_add(g[1].wrapping_sub(o[1])))
+            .wrapping_mul(s[0])
+            .wrapping_add(g[0].wrapping_sub(o[0]));
+            wi[slot::LOCAL_LINEAR] = (lid[2] * local_size[1] + lid[1]) * local_size[0] + lid[0];
+        };
+        let entry = run.compiled.entry;
+        let mut out = GroupOut {
+            work_items: count,
+            ..GroupOut::default()
+        };
+        if !run.has_barriers {
+            self.ensure_ctxs(run, 1);
+            let c = &mut self.ctxs[0];
+            c.set_local(run.layout, &mut self.local);
+            c.out.clear();
+            set_item(&mut wi, 0);
+            c.wi = wi;
+            // Work-items in local-linear order, updating only the ids that change.
+            let fresh_private = run.private_inits.is_empty();
+            let base: [u64; 3] =
+                std::array::from_fn(|d| nd.global_offset[d] + group_id[d] * nd.local_size[d]);
+            let mut i = 0u64;
+            let o = nd.global_offset;
+            let s = nd.global_size;
+            let linear = |g: [u64; 3]| {
+                ((g[2].wrapping_sub(o[2]))
+                    .wrapping_mul(s[1])
+                    .wrapping_add(g[1].wrapping_sub(o[1])))
+                .wrapping_mul(s[0])
+                .wrapping_add(g[0].wrapping_sub(o[0]))
+            };
+            for z in 0..local_size[2] {
+                for y in 0..local_size[1] {
+                    if fresh_private && c.private.is_empty() {
+                        // One call runs the whole row in native code.
+                        let lid = [0, y, z];
+                        for d in 0..3 {
+                            c.wi[slot::LOCAL_ID + d] = lid[d];
+                            c.wi[slot::GLOBAL_ID + d] = base[d] + lid[d];
+                        }
+                        c.wi[slot::GLOBAL_LINEAR] = linear([base[0], base[1] + y, base[2] + z]);
+                        c.wi[slot::LOCAL_LINEAR] = i;
+                        i += local_size[0];
+                        let status = (run.compiled.row)(&mut **c, local_size[0]);
+                        if status != 0 {
+                            return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                        }
+                        continue;
+                    }
+                    for x in 0..local_size[0] {
+                        let lid = [x, y, z];
+                        for d in 0..3 {
+                            c.wi[slot::LOCAL_ID + d] = lid[d];
+                            c.wi[slot::GLOBAL_ID + d] = base[d] + lid[d];
+                        }
+                        c.wi[slot::GLOBAL_LINEAR] = linear([base[0] + x, base[1] + y, base[2] + z]);
+                        c.wi[slot::LOCAL_LINEAR] = i;
+                        i += 1;
+                        c.reset_private(run.layout, &run.private_inits);
+                        let status = entry(&mut **c);
+                        if status != 0 {
+                            return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                        }
+                    }
+                }
+            }
+            out.printf = std::mem::take(&mut c.out);
+            return Ok(out);
+        }
+        let n = usize::try_from(count).unwrap_or(usize::MAX);
+        self.ensure_ctxs(run, n);
+        let mut coros = Vec::with_capacity(n);
+        for i in 0..n {
+            let c = &mut self.ctxs[i];
+            set_item(&mut wi, i as u64);
+            c.wi = wi;
+            c.set_local(run.layout, &mut self.local);
+            c.reset_private(run.layout, &run.private_inits);
+            c.out.clear();
+            c.error = None;
+            let stack = match self.stacks.pop() {
+                Some(s) => s,
+                None => DefaultStack::new(run.jit.coroutine_stack).map_err(|e| {
+                    ExecError::Unsupported {
+                        kernel: run.kernel.name.clone(),
+                        global_id: [0; 3],
+                        at: "work-group start".into(),
+                        what: format!("cannot allocate a work-item stack: {e}"),
+                    }
+                })?,
+            };
+            let ctx_addr = &mut **c as *mut ItemCtx as usize;
+            let co: Coroutine<bool, u64, i32, DefaultStack> =
+                Coroutine::with_stack(stack, move |y, _abort: bool| {
+                    let ctx = ctx_addr as *mut ItemCtx;
+                    // SAFETY: the context outlives the coroutine (both live through this group).
+                    unsafe { (*ctx).yielder = y as *const _ };
+                    entry(ctx)
+                });
+            coros.push(co);
+        }
+        let result = self.drive(run, group_id, &mut coros, &mut out);
+        // Finish every suspended work-item (told to abort), then keep the stacks.
+        for co in &mut coros {
+            while !co.done() {
+                if let CoroutineResult::Return(_) = co.resume(true) {
+                    break;
+                }
+            }
+        }
+        for co in coros {
+            self.stacks.push(co.into_stack());
+        }
+        result.map(|()| out)
+    }
+
+    /// Runs the group's coroutines phase by phase, between barriers.
+    fn drive(
+        &mut self,
+        run: &RunCtx<'_>,
+        group_id: [u64; 3],
+        coros: &mut [Coroutine<bool, u64, i32, DefaultStack>],
+        out: &mut GroupOut,
+    ) -> Result<(), ExecError> {
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Stop {
+            Done,
+            Barrier(usize, kir::Inst),
+        }
+        loop {
+            let mut stops = Vec::with_capacity(coros.len());
+            for (i, co) in coros.iter_mut().enumerate() {
+                let r = co.resume(false);
+                let c = &mut self.ctxs[i];
+                out.printf.append(&mut c.out);
+                match r {
+                    CoroutineResult::Yield(site) => {
+                        let s = &run.compiled.sites[site as usize];
+                        stops.push(Stop::Barrier(s.func, s.inst));
+                    }
+                    CoroutineResult::Return(0) => stops.push(Stop::Done),
+                    CoroutineResult::Return(_) => {
+                        return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                    }
+                }
+            }
+            let first = stops[0];
+            if let Some(other) = stops.iter().position(|s| *s != first) {
+                let describe = |s: Stop| match s {
+                    Stop::Done => "returned".to_string(),
+                    Stop::Barrier(f, inst) => format!("waits at the barrier fn{f} {inst}"),
+                };
+                return Err(ExecError::BarrierDivergence {
+                    kernel: run.kernel.name.clone(),
+                    group_id,
+                    detail: format!(
+                        "local work-item {:?} {} but local work-item {:?} {}",
+                        self.ctxs[0].local_id(),
+                        describe(first),
+                        self.ctxs[other].local_id(),
+                        describe(stops[other])
+                    ),
+                });
+            }
+            match first {
+                Stop::Done => return Ok(()),
+                Stop::Barrier(..) => out.barriers += 1,
+            }
+        }
+    }
+}
+
+impl Worker {
+    /// Returns the contexts and stacks to the pool.
+    fn release(&mut self, layout: PtrLayout) {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        for mut c in self.ctxs.drain(..) {
+            if pool.ctxs.len() < POOL_LIMIT {
+                c.clear_regions(layout);
+                c.shared = std::ptr::null();
+                c.params = std::ptr::null();
+                c.local = std::ptr::null_mut();
+                pool.ctxs.push(c);
+            }
+        }
+        for s in self.stacks.drain(..) {
+            if pool.stacks.len() < POOL_LIMIT {
+                pool.stacks.push(s);
+            }
+        }
+    }
+}
+
+fn lost_error(run: &RunCtx<'_>, c: &ItemCtx) -> ExecError {
+    ExecError::Unsupported {
+        kernel: run.kernel.name.clone(),
+        global_id: c.global_id(),
+        at: "jit".into(),
+        what: "a work-item stopped without recording why".into(),
+    }
+}
