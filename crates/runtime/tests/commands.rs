@@ -82,8 +82,14 @@ fn callbacks_see_each_status_once_and_profiling_times_are_ordered() {
     assert_eq!(*seen.lock().unwrap(), [(SUBMITTED, SUBMITTED)]);
     user.set_status(COMPLETE);
     event.wait();
+    // Callbacks run on the queue's thread and may still be running when `wait` returns (API
+    // 5.11: a callback is called "asynchronously"), so wait for them, boundedly.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while seen.lock().unwrap().len() < 3 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
     let seen = seen.lock().unwrap().clone();
-    assert_eq!(seen.len(), 3);
+    assert_eq!(seen.len(), 3, "{seen:?}");
     assert!(
         seen.contains(&(RUNNING, RUNNING)) && seen.contains(&(COMPLETE, COMPLETE)),
         "{seen:?}"
