@@ -1,4 +1,4 @@
-//! The `oxcl` command line: `info`, `build`, `val`, `dis`, `run`.
+//! The `oxcl` command line: `info`, `build`, `val`, `dis`, `run`, `mathcheck`, `bench`.
 
 mod argspec;
 mod bench;
