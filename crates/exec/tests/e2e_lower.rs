@@ -2,6 +2,7 @@
 //! `kir::lower` → the interpreter, with expected values computed in Rust in each test. Skips
 //! (printing why) when clang-15 or llvm-spirv-15 is absent.
 
+#[path = "../../kir/tests/lower_common/mod.rs"]
 mod lower_common;
 use exec::{ArgValue, Engine, Interpreter, Launch, NdRange};
 

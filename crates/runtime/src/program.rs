@@ -407,11 +407,18 @@ impl Program {
             [] => Err("error: no objects to link\n".to_string()),
             _ => modules
                 .iter()
-                .map(|bytes| spv::read_bytes(bytes).map_err(|e| format!("error: invalid SPIR-V object: {e}\n")))
+                .map(|bytes| {
+                    spv::read_bytes(bytes)
+                        .map_err(|e| format!("error: invalid SPIR-V object: {e}\n"))
+                })
                 .collect::<std::result::Result<Vec<_>, _>>()
                 .and_then(|parsed| {
-                    let link_options = spv::link::LinkOptions { allow_unresolved: create_library };
-                    spv::link::link_with(&parsed, &link_options).map(|m| m.to_bytes()).map_err(|e| format!("error: {e}\n"))
+                    let link_options = spv::link::LinkOptions {
+                        allow_unresolved: create_library,
+                    };
+                    spv::link::link_with(&parsed, &link_options)
+                        .map(|m| m.to_bytes())
+                        .map_err(|e| format!("error: {e}\n"))
                 }),
         };
         let linked = match linked {

@@ -246,10 +246,16 @@ fn compiled_objects_link_into_one_program() {
     let kernel = linked.kernel("k").unwrap();
     let b = Buffer::new(&ctx, MemFlags::default(), 8 * 4).unwrap();
     kernel.set_arg_buffer(0, Some(&b)).unwrap();
-    Queue::new(&ctx).nd_range(&kernel, &NdRange::new(&[8], None, None)).unwrap();
+    Queue::new(&ctx)
+        .nd_range(&kernel, &NdRange::new(&[8], None, None))
+        .unwrap();
     assert_eq!(read_u32(&b), vec![1, 4, 7, 10, 13, 16, 19, 22]);
     // A missing definition is a link error naming the symbol.
-    let alone = Program::from_source(&ctx, "int nowhere(int);\n__kernel void k(__global int *o) { o[0] = nowhere(1); }", "m.cl");
+    let alone = Program::from_source(
+        &ctx,
+        "int nowhere(int);\n__kernel void k(__global int *o) { o[0] = nowhere(1); }",
+        "m.cl",
+    );
     alone.compile("", &[]).unwrap();
     let err = Program::link(&ctx, &[alone], "").unwrap_err();
     assert_eq!(err.code(), -17, "{err}"); // CL_LINK_PROGRAM_FAILURE
