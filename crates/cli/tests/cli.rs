@@ -123,13 +123,26 @@ fn build_output_passes_spirv_val_for_every_corpus_kernel() {
 
 #[test]
 fn compile_errors_are_reported_with_locations() {
+    // Two semantic errors: both are reported, each with its line and column.
     let source = temp("bad.cl");
-    std::fs::write(&source, "__kernel void k(__global int *p)\n{\n    p[0] = undeclared + 1;\n    int x = ;\n}\n").unwrap();
+    std::fs::write(
+        &source,
+        "__kernel void k(__global int *p)\n{\n    p[0] = undeclared + 1;\n    p[1] = also_missing;\n}\n",
+    )
+    .unwrap();
     let out = oxcl(&["build", source.to_str().unwrap(), "-o", temp("bad.spv").to_str().unwrap()]);
     assert_clean_failure(&out, "build of bad OpenCL C");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad.cl:3:12: error:"), "{stderr}");
-    assert!(stderr.contains("bad.cl:4:"), "every error of the file is reported: {stderr}");
+    assert!(stderr.contains("bad.cl:4:12: error:"), "every error of the file is reported: {stderr}");
+    // Two syntax errors: the parser recovers and reports both.
+    let syntax = temp("syntax.cl");
+    std::fs::write(&syntax, "__kernel void k(__global int *p)\n{\n    int x = ;\n    p[0] = (1 + ;\n}\n").unwrap();
+    let out = oxcl(&["build", syntax.to_str().unwrap(), "-o", temp("syntax.spv").to_str().unwrap()]);
+    assert_clean_failure(&out, "build of OpenCL C with syntax errors");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("syntax.cl:3:13: error:"), "{stderr}");
+    assert!(stderr.contains("syntax.cl:4:"), "{stderr}");
 }
 
 #[test]
