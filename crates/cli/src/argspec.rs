@@ -45,15 +45,22 @@ const ELEMS: &[(&str, usize)] = &[
 pub fn parse_type(name: &str) -> Result<TypeName> {
     let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '_');
     let base = &name[..name.len() - digits.len()];
-    let &(elem, elem_size) =
-        ELEMS.iter().find(|(n, _)| *n == base).ok_or_else(|| anyhow!("unknown OpenCL C type `{name}`"))?;
+    let &(elem, elem_size) = ELEMS
+        .iter()
+        .find(|(n, _)| *n == base)
+        .ok_or_else(|| anyhow!("unknown OpenCL C type `{name}`"))?;
     let lanes = match digits {
         "" => 1,
         "2" | "3" | "4" | "8" | "16" => digits.parse().unwrap_or(1),
         _ => bail!("unknown OpenCL C type `{name}` (vector widths are 2, 3, 4, 8, 16)"),
     };
     let storage_lanes = if lanes == 3 { 4 } else { lanes };
-    Ok(TypeName { elem, elem_size, lanes, storage_lanes })
+    Ok(TypeName {
+        elem,
+        elem_size,
+        lanes,
+        storage_lanes,
+    })
 }
 
 pub fn parse(spec: &str) -> Result<ArgSpec> {
@@ -63,25 +70,43 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
         return Ok(ArgSpec::Buffer(npy));
     }
     if let Some(bytes) = spec.strip_prefix("local:") {
-        let bytes: usize = bytes.trim().parse().with_context(|| format!("bad byte count in `{spec}`"))?;
+        let bytes: usize = bytes
+            .trim()
+            .parse()
+            .with_context(|| format!("bad byte count in `{spec}`"))?;
         return Ok(ArgSpec::Local(bytes));
     }
     if let Some(rest) = spec.strip_prefix("zeros:") {
-        let (ty, count) = rest.split_once(':').ok_or_else(|| anyhow!("expected zeros:TYPE:COUNT, got `{spec}`"))?;
+        let (ty, count) = rest
+            .split_once(':')
+            .ok_or_else(|| anyhow!("expected zeros:TYPE:COUNT, got `{spec}`"))?;
         let ty = parse_type(ty)?;
-        let count: usize = count.trim().parse().with_context(|| format!("bad count in `{spec}`"))?;
-        let descr = npy::dtype_of(ty.elem).ok_or_else(|| anyhow!("no NumPy dtype for {}", ty.elem))?.to_string();
-        let shape = if ty.lanes == 1 { vec![count] } else { vec![count, ty.storage_lanes] };
+        let count: usize = count
+            .trim()
+            .parse()
+            .with_context(|| format!("bad count in `{spec}`"))?;
+        let descr = npy::dtype_of(ty.elem)
+            .ok_or_else(|| anyhow!("no NumPy dtype for {}", ty.elem))?
+            .to_string();
+        let shape = if ty.lanes == 1 {
+            vec![count]
+        } else {
+            vec![count, ty.storage_lanes]
+        };
         let data = vec![0u8; count * ty.elem_size * ty.storage_lanes];
         return Ok(ArgSpec::Buffer(Npy { descr, shape, data }));
     }
-    let (ty_name, value) = spec
-        .split_once(':')
-        .ok_or_else(|| anyhow!("expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT or local:BYTES, got `{spec}`"))?;
+    let (ty_name, value) = spec.split_once(':').ok_or_else(|| {
+        anyhow!("expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT or local:BYTES, got `{spec}`")
+    })?;
     let ty = parse_type(ty_name)?;
     let parts: Vec<&str> = value.split(',').map(str::trim).collect();
     if parts.len() != 1 && parts.len() != ty.lanes {
-        bail!("`{spec}`: {} values for a {}-component type", parts.len(), ty.lanes);
+        bail!(
+            "`{spec}`: {} values for a {}-component type",
+            parts.len(),
+            ty.lanes
+        );
     }
     let mut bytes = Vec::with_capacity(ty.elem_size * ty.storage_lanes);
     for lane in 0..ty.storage_lanes {
@@ -92,7 +117,10 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
         let text = parts[if parts.len() == 1 { 0 } else { lane }];
         bytes.extend(scalar_bytes(ty.elem, text).with_context(|| format!("in `{spec}`"))?);
     }
-    Ok(ArgSpec::Value { type_name: ty_name.to_string(), bytes })
+    Ok(ArgSpec::Value {
+        type_name: ty_name.to_string(),
+        bytes,
+    })
 }
 
 fn parse_int(text: &str) -> Result<i128> {
@@ -100,7 +128,10 @@ fn parse_int(text: &str) -> Result<i128> {
         Some(d) => (true, d),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
     };
-    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => i128::from_str_radix(hex, 16),
         None => digits.parse::<i128>(),
     }
@@ -116,7 +147,10 @@ fn scalar_bytes(elem: &str, text: &str) -> Result<Vec<u8>> {
         }
         Ok(v.to_le_bytes()[..size].to_vec())
     };
-    let float = || text.parse::<f64>().with_context(|| format!("`{text}` is not a number"));
+    let float = || {
+        text.parse::<f64>()
+            .with_context(|| format!("`{text}` is not a number"))
+    };
     Ok(match elem {
         "bool" => match text {
             "true" | "1" => vec![1],
@@ -133,7 +167,11 @@ fn scalar_bytes(elem: &str, text: &str) -> Result<Vec<u8>> {
         "ulong" | "size_t" => int(0, u64::MAX.into(), 8)?,
         "half" => half::f16::from_f64(float()?).to_le_bytes().to_vec(),
         // Parsed as f32 directly so that the decimal rounds once, to nearest.
-        "float" => text.parse::<f32>().with_context(|| format!("`{text}` is not a number"))?.to_le_bytes().to_vec(),
+        "float" => text
+            .parse::<f32>()
+            .with_context(|| format!("`{text}` is not a number"))?
+            .to_le_bytes()
+            .to_vec(),
         "double" => float()?.to_le_bytes().to_vec(),
         other => bail!("no values of type {other}"),
     })
@@ -157,10 +195,16 @@ mod tests {
         assert_eq!(value("uchar:0x80"), vec![0x80]);
         assert_eq!(value("float:2.5"), 2.5f32.to_le_bytes().to_vec());
         assert_eq!(value("ulong:7"), vec![7, 0, 0, 0, 0, 0, 0, 0]);
-        let f4: Vec<u8> = [1f32, 2.0, 3.0, 4.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let f4: Vec<u8> = [1f32, 2.0, 3.0, 4.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         assert_eq!(value("float4:1,2,3,4"), f4);
         // A 3-component vector occupies four components (OpenCL C 6.1.5).
-        let i3: Vec<u8> = [1i32, 2, 3, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let i3: Vec<u8> = [1i32, 2, 3, 0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         assert_eq!(value("int3:1,2,3"), i3);
         assert_eq!(value("half:1"), vec![0x00, 0x3c]);
     }

@@ -13,7 +13,11 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "oxcl", version, about = "OpenCL on the CPU: compile, validate, disassemble and run kernels")]
+#[command(
+    name = "oxcl",
+    version,
+    about = "OpenCL on the CPU: compile, validate, disassemble and run kernels"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -59,7 +63,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info => info(),
-        Command::Build { file, output, options, build_options } => {
+        Command::Build {
+            file,
+            output,
+            options,
+            build_options,
+        } => {
             let mut all = options.unwrap_or_default();
             for option in build_options {
                 all.push(' ');
@@ -97,13 +106,31 @@ fn info() -> Result<ExitCode> {
         println!("Device OpenCL C Version      {}", device.opencl_c_version());
         println!("Device IL Version            {}", device.il_version());
         println!("Max compute units            {}", device.compute_units);
-        println!("Max work-group size          {}", device.max_work_group_size);
-        println!("Max work-item sizes          {:?}", device.max_work_item_sizes);
+        println!(
+            "Max work-group size          {}",
+            device.max_work_group_size
+        );
+        println!(
+            "Max work-item sizes          {:?}",
+            device.max_work_item_sizes
+        );
         println!("Address bits                 {}", device.address_bits);
-        println!("Global memory size           {} bytes", device.global_mem_size);
-        println!("Max memory allocation        {} bytes", device.max_mem_alloc_size);
-        println!("Local memory size            {} bytes", device.local_mem_size);
-        println!("Extensions                   {}", device.extensions.join(" "));
+        println!(
+            "Global memory size           {} bytes",
+            device.global_mem_size
+        );
+        println!(
+            "Max memory allocation        {} bytes",
+            device.max_mem_alloc_size
+        );
+        println!(
+            "Local memory size            {} bytes",
+            device.local_mem_size
+        );
+        println!(
+            "Extensions                   {}",
+            device.extensions.join(" ")
+        );
         println!("OpenCL C features            {}", device.features.join(" "));
     }
     Ok(ExitCode::SUCCESS)
@@ -115,10 +142,16 @@ fn read_spirv(path: &Path) -> Result<spv::Module> {
 }
 
 fn build(file: &Path, output: Option<PathBuf>, options: &str) -> Result<ExitCode> {
-    let source = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let source =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let options = clc::options::BuildOptions::parse(options)?;
     let device = runtime::Device::host_cpu();
-    let compiled = match clc::compile(&source, &file.display().to_string(), &options, &device.compile_target()) {
+    let compiled = match clc::compile(
+        &source,
+        &file.display().to_string(),
+        &options,
+        &device.compile_target(),
+    ) {
         Ok(compiled) => compiled,
         Err(error) => {
             eprint!("{}", error.log);
@@ -142,7 +175,10 @@ fn validate(file: &Path, env: Option<&str>) -> Result<ExitCode> {
     let module = read_spirv(file)?;
     let (env, env_name) = match env {
         Some(name) => (spv::valid::Env::from_target_env(name)?, name.to_string()),
-        None => (runtime::Device::host_cpu().validation_env(), "this device (OpenCL 3.0, full profile)".into()),
+        None => (
+            runtime::Device::host_cpu().validation_env(),
+            "this device (OpenCL 3.0, full profile)".into(),
+        ),
     };
     match spv::valid::validate(module, &env) {
         Ok(_) => {

@@ -26,11 +26,17 @@ impl Npy {
                 if bytes.len() < 12 {
                     bail!("truncated .npy header");
                 }
-                (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
+                (
+                    u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+                    12,
+                )
             }
             v => bail!("unsupported .npy version {v}"),
         };
-        let end = start.checked_add(header_len).filter(|&e| e <= bytes.len()).context("truncated .npy header")?;
+        let end = start
+            .checked_add(header_len)
+            .filter(|&e| e <= bytes.len())
+            .context("truncated .npy header")?;
         let header = std::str::from_utf8(&bytes[start..end]).context(".npy header is not text")?;
         let descr = dict_value(header, "descr").context(".npy header has no 'descr'")?;
         let descr = descr.trim_matches(|c| c == '\'' || c == '"').to_string();
@@ -44,13 +50,21 @@ impl Npy {
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|s| s.parse::<usize>().with_context(|| format!("bad .npy shape {shape_text}")))
+            .map(|s| {
+                s.parse::<usize>()
+                    .with_context(|| format!("bad .npy shape {shape_text}"))
+            })
             .collect::<Result<Vec<_>>>()?;
         let elem = dtype_size(&descr)?;
         let count: usize = shape.iter().product();
         let data = bytes[end..].to_vec();
         if data.len() != count * elem {
-            bail!(".npy data has {} bytes, the header says {} elements of {} bytes", data.len(), count, elem);
+            bail!(
+                ".npy data has {} bytes, the header says {} elements of {} bytes",
+                data.len(),
+                count,
+                elem
+            );
         }
         Ok(Npy { descr, shape, data })
     }
@@ -58,9 +72,19 @@ impl Npy {
     pub fn to_bytes(&self) -> Vec<u8> {
         let shape = match self.shape.len() {
             1 => format!("({},)", self.shape[0]),
-            _ => format!("({})", self.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")),
+            _ => format!(
+                "({})",
+                self.shape
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         };
-        let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", self.descr, shape);
+        let mut header = format!(
+            "{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
+            self.descr, shape
+        );
         // Pad so that the data starts at a multiple of 64 bytes, ending in a newline.
         let unpadded = MAGIC.len() + 4 + header.len() + 1;
         header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
@@ -77,9 +101,18 @@ impl Npy {
 
 /// The text of `key`'s value in a Python dict literal (`{'descr': '<f4', 'shape': (3,), }`).
 fn dict_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
-    let at = header.find(&format!("'{key}'")).or_else(|| header.find(&format!("\"{key}\"")))?;
-    let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
-    let end = if rest.starts_with('(') { rest.find(')')? + 1 } else { rest.find(',').unwrap_or(rest.len()) };
+    let at = header
+        .find(&format!("'{key}'"))
+        .or_else(|| header.find(&format!("\"{key}\"")))?;
+    let rest = header[at + key.len() + 2..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    let end = if rest.starts_with('(') {
+        rest.find(')')? + 1
+    } else {
+        rest.find(',').unwrap_or(rest.len())
+    };
     Some(&rest[..end])
 }
 
@@ -123,7 +156,9 @@ mod tests {
     #[test]
     fn round_trips_and_reads_numpy_headers() {
         // Header as numpy 1.24 writes it for np.arange(3, dtype=np.float32).
-        let mut file = b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }".to_vec();
+        let mut file =
+            b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }"
+                .to_vec();
         file.extend(std::iter::repeat(b' ').take(128 - 10 - 60 - 1));
         file.push(b'\n');
         let header_len = file.len() - 10;
@@ -142,16 +177,28 @@ mod tests {
 
     #[test]
     fn two_dimensional_shapes() {
-        let npy = Npy { descr: "<i4".into(), shape: vec![2, 4], data: vec![0; 32] };
+        let npy = Npy {
+            descr: "<i4".into(),
+            shape: vec![2, 4],
+            data: vec![0; 32],
+        };
         assert_eq!(Npy::parse(&npy.to_bytes()).unwrap().shape, vec![2, 4]);
     }
 
     #[test]
     fn bad_files_are_errors() {
         assert!(Npy::parse(b"hello").is_err());
-        let npy = Npy { descr: "<f4".into(), shape: vec![4], data: vec![0; 12] };
+        let npy = Npy {
+            descr: "<f4".into(),
+            shape: vec![4],
+            data: vec![0; 12],
+        };
         assert!(Npy::parse(&npy.to_bytes()).is_err());
-        let npy = Npy { descr: ">f4".into(), shape: vec![1], data: vec![0; 4] };
+        let npy = Npy {
+            descr: ">f4".into(),
+            shape: vec![1],
+            data: vec![0; 4],
+        };
         assert!(Npy::parse(&npy.to_bytes()).is_err());
     }
 }

@@ -48,7 +48,11 @@ pub struct RunArgs {
 fn parse_dims(text: &str, what: &str) -> Result<Vec<usize>> {
     let dims: Vec<usize> = text
         .split(',')
-        .map(|d| d.trim().parse::<usize>().with_context(|| format!("bad --{what} `{text}`")))
+        .map(|d| {
+            d.trim()
+                .parse::<usize>()
+                .with_context(|| format!("bad --{what} `{text}`"))
+        })
         .collect::<Result<_>>()?;
     if dims.is_empty() || dims.len() > 3 {
         bail!("--{what} takes 1 to 3 sizes, got `{text}`");
@@ -62,10 +66,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     let context = runtime::Context::new(device);
     let is_spirv = args.file.extension().is_some_and(|e| e == "spv");
     let program = if is_spirv {
-        let il = std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+        let il = std::fs::read(&args.file)
+            .with_context(|| format!("reading {}", args.file.display()))?;
         runtime::Program::from_il(&context, &il)?
     } else {
-        let source = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+        let source = std::fs::read_to_string(&args.file)
+            .with_context(|| format!("reading {}", args.file.display()))?;
         runtime::Program::from_source(&context, &source, &args.file.display().to_string())
     };
     if let Err(error) = program.build(args.options.as_deref().unwrap_or("")) {
@@ -80,7 +86,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     eprint!("{}", program.build_log());
     let kernel = program.kernel(&args.kernel)?;
     if args.args.len() != kernel.num_args() as usize {
-        bail!("kernel `{}` takes {} arguments, {} given with --arg", args.kernel, kernel.num_args(), args.args.len());
+        bail!(
+            "kernel `{}` takes {} arguments, {} given with --arg",
+            args.kernel,
+            kernel.num_args(),
+            args.args.len()
+        );
     }
 
     // Set the arguments, keeping each buffer with its initial contents and array shape.
@@ -92,15 +103,23 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         let mut buffer = None;
         match (spec, info.kind) {
             (ArgSpec::Buffer(npy), runtime::ArgKind::Global | runtime::ArgKind::Constant) => {
-                let b = runtime::Buffer::from_slice(&context, runtime::MemFlags::default(), &npy.data)
-                    .with_context(|| format!("--arg {index}"))?;
+                let b =
+                    runtime::Buffer::from_slice(&context, runtime::MemFlags::default(), &npy.data)
+                        .with_context(|| format!("--arg {index}"))?;
                 kernel.set_arg_buffer(index_u32, Some(&b))?;
                 buffer = Some((b, npy));
             }
-            (ArgSpec::Value { bytes, .. }, runtime::ArgKind::Value { .. } | runtime::ArgKind::Sampler) => {
-                kernel.set_arg_bytes(index_u32, &bytes).with_context(|| format!("--arg {index} ({})", info.type_name))?;
+            (
+                ArgSpec::Value { bytes, .. },
+                runtime::ArgKind::Value { .. } | runtime::ArgKind::Sampler,
+            ) => {
+                kernel
+                    .set_arg_bytes(index_u32, &bytes)
+                    .with_context(|| format!("--arg {index} ({})", info.type_name))?;
             }
-            (ArgSpec::Local(size), runtime::ArgKind::Local) => kernel.set_arg_local(index_u32, size)?,
+            (ArgSpec::Local(size), runtime::ArgKind::Local) => {
+                kernel.set_arg_local(index_u32, size)?
+            }
             (spec, kind) => bail!(
                 "--arg {index}: {} given for argument `{}` which is {}",
                 match spec {
@@ -110,10 +129,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                 },
                 info.name,
                 match kind {
-                    runtime::ArgKind::Global => "a __global pointer (use @FILE.npy or zeros:TYPE:COUNT)".to_string(),
-                    runtime::ArgKind::Constant => "a __constant pointer (use @FILE.npy or zeros:TYPE:COUNT)".to_string(),
+                    runtime::ArgKind::Global =>
+                        "a __global pointer (use @FILE.npy or zeros:TYPE:COUNT)".to_string(),
+                    runtime::ArgKind::Constant =>
+                        "a __constant pointer (use @FILE.npy or zeros:TYPE:COUNT)".to_string(),
                     runtime::ArgKind::Local => "a __local pointer (use local:BYTES)".to_string(),
-                    runtime::ArgKind::Value { size } => format!("a value of {size} bytes (use TYPE:VALUE)"),
+                    runtime::ArgKind::Value { size } =>
+                        format!("a value of {size} bytes (use TYPE:VALUE)"),
                     runtime::ArgKind::Sampler => "a sampler".to_string(),
                 }
             ),
@@ -122,9 +144,19 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
 
     let global = parse_dims(&args.global, "global")?;
-    let local = args.local.as_deref().map(|l| parse_dims(l, "local")).transpose()?;
-    let offset = args.offset.as_deref().map(|o| parse_dims(o, "offset")).transpose()?;
-    if local.as_ref().is_some_and(|l| l.len() != global.len()) || offset.as_ref().is_some_and(|o| o.len() != global.len()) {
+    let local = args
+        .local
+        .as_deref()
+        .map(|l| parse_dims(l, "local"))
+        .transpose()?;
+    let offset = args
+        .offset
+        .as_deref()
+        .map(|o| parse_dims(o, "offset"))
+        .transpose()?;
+    if local.as_ref().is_some_and(|l| l.len() != global.len())
+        || offset.as_ref().is_some_and(|o| o.len() != global.len())
+    {
         bail!("--global, --local and --offset must have the same number of dimensions");
     }
     let range = runtime::NdRange::new(&global, local.as_deref(), offset.as_deref());
@@ -150,22 +182,35 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     );
 
     for out in &args.outs {
-        let (index, path) = out.split_once('=').ok_or_else(|| anyhow!("--out takes INDEX=PATH.npy, got `{out}`"))?;
-        let index: usize = index.parse().with_context(|| format!("bad index in --out `{out}`"))?;
+        let (index, path) = out
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--out takes INDEX=PATH.npy, got `{out}`"))?;
+        let index: usize = index
+            .parse()
+            .with_context(|| format!("bad index in --out `{out}`"))?;
         let (b, npy) = buffers
             .get(index)
             .and_then(|b| b.as_ref())
             .ok_or_else(|| anyhow!("--out {index}: argument {index} is not a buffer"))?;
-        let result = Npy { data: b.to_vec(), ..npy.clone() };
+        let result = Npy {
+            data: b.to_vec(),
+            ..npy.clone()
+        };
         std::fs::write(path, result.to_bytes()).with_context(|| format!("writing {path}"))?;
-        println!("wrote argument {index} to {path} ({}, shape {:?})", npy.descr, npy.shape);
+        println!(
+            "wrote argument {index} to {path} ({}, shape {:?})",
+            npy.descr, npy.shape
+        );
     }
     for &index in &args.shows {
         let (b, npy) = buffers
             .get(index)
             .and_then(|b| b.as_ref())
             .ok_or_else(|| anyhow!("--show {index}: argument {index} is not a buffer"))?;
-        println!("argument {index}: {}", format_values(&npy.descr, &b.to_vec(), 32));
+        println!(
+            "argument {index}: {}",
+            format_values(&npy.descr, &b.to_vec(), 32)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

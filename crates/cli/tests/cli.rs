@@ -4,7 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn oxcl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxcl")).args(args).current_dir(repo_root()).output().expect("run oxcl")
+    Command::new(env!("CARGO_BIN_EXE_oxcl"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("run oxcl")
 }
 
 fn repo_root() -> PathBuf {
@@ -22,13 +26,26 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// A panic exits with 101; every failure of oxcl must be an ordinary error (exit 1).
 fn assert_clean_failure(out: &Output, what: &str) {
-    assert_eq!(out.status.code(), Some(1), "{what}: stdout {} stderr {}", text(&out.stdout), text(&out.stderr));
-    assert!(!text(&out.stderr).contains("panicked"), "{what}: {}", text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{what}: stdout {} stderr {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{what}: {}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -51,14 +68,21 @@ fn the_readme_example_runs_saxpy() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // y = 2 * x + 10 for x = 0..7, computed by hand.
-    assert!(text(&out.stdout).contains("argument 2: [10, 12, 14, 16, 18, 20, 22, 24]"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("argument 2: [10, 12, 14, 16, 18, 20, 22, 24]"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
 fn run_writes_npy_outputs_with_the_input_dtype() {
     let source = temp("square.cl");
-    std::fs::write(&source, "__kernel void sq(__global int *v, int k) { int i = get_global_id(0); v[i] = i * i + k; }")
-        .unwrap();
+    std::fs::write(
+        &source,
+        "__kernel void sq(__global int *v, int k) { int i = get_global_id(0); v[i] = i * i + k; }",
+    )
+    .unwrap();
     let out_path = temp("sq.npy");
     let out = oxcl(&[
         "run",
@@ -83,9 +107,14 @@ fn run_writes_npy_outputs_with_the_input_dtype() {
     assert_eq!(&bytes[..6], b"\x93NUMPY");
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     let header = text(&bytes[10..10 + header_len]);
-    assert!(header.contains("'descr': '<i4'") && header.contains("(6,)"), "{header}");
-    let values: Vec<i32> =
-        bytes[10 + header_len..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert!(
+        header.contains("'descr': '<i4'") && header.contains("(6,)"),
+        "{header}"
+    );
+    let values: Vec<i32> = bytes[10 + header_len..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     assert_eq!(values, vec![-1, 0, 3, 8, 15, 24]);
 }
 
@@ -107,15 +136,37 @@ fn build_output_passes_spirv_val_for_every_corpus_kernel() {
             .find_map(|l| l.strip_prefix("//! options:"))
             .map(|o| o.trim().to_string())
             .unwrap_or_default();
-        let spv = temp(&format!("{}.spv", path.file_stem().unwrap().to_str().unwrap()));
-        let out = oxcl(&["build", path.to_str().unwrap(), "-o", spv.to_str().unwrap(), "--options", &options]);
+        let spv = temp(&format!(
+            "{}.spv",
+            path.file_stem().unwrap().to_str().unwrap()
+        ));
+        let out = oxcl(&[
+            "build",
+            path.to_str().unwrap(),
+            "-o",
+            spv.to_str().unwrap(),
+            "--options",
+            &options,
+        ]);
         if !out.status.success() {
-            failures.push(format!("{}: oxcl build failed:\n{}", path.display(), text(&out.stderr)));
+            failures.push(format!(
+                "{}: oxcl build failed:\n{}",
+                path.display(),
+                text(&out.stderr)
+            ));
             continue;
         }
-        let val = Command::new("spirv-val").args(["--target-env", "opencl2.2"]).arg(&spv).output().unwrap();
+        let val = Command::new("spirv-val")
+            .args(["--target-env", "opencl2.2"])
+            .arg(&spv)
+            .output()
+            .unwrap();
         if !val.status.success() {
-            failures.push(format!("{}: spirv-val: {}", path.display(), text(&val.stderr)));
+            failures.push(format!(
+                "{}: spirv-val: {}",
+                path.display(),
+                text(&val.stderr)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -130,15 +181,32 @@ fn compile_errors_are_reported_with_locations() {
         "__kernel void k(__global int *p)\n{\n    p[0] = undeclared + 1;\n    p[1] = also_missing;\n}\n",
     )
     .unwrap();
-    let out = oxcl(&["build", source.to_str().unwrap(), "-o", temp("bad.spv").to_str().unwrap()]);
+    let out = oxcl(&[
+        "build",
+        source.to_str().unwrap(),
+        "-o",
+        temp("bad.spv").to_str().unwrap(),
+    ]);
     assert_clean_failure(&out, "build of bad OpenCL C");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad.cl:3:12: error:"), "{stderr}");
-    assert!(stderr.contains("bad.cl:4:12: error:"), "every error of the file is reported: {stderr}");
+    assert!(
+        stderr.contains("bad.cl:4:12: error:"),
+        "every error of the file is reported: {stderr}"
+    );
     // Two syntax errors: the parser recovers and reports both.
     let syntax = temp("syntax.cl");
-    std::fs::write(&syntax, "__kernel void k(__global int *p)\n{\n    int x = ;\n    p[0] = (1 + ;\n}\n").unwrap();
-    let out = oxcl(&["build", syntax.to_str().unwrap(), "-o", temp("syntax.spv").to_str().unwrap()]);
+    std::fs::write(
+        &syntax,
+        "__kernel void k(__global int *p)\n{\n    int x = ;\n    p[0] = (1 + ;\n}\n",
+    )
+    .unwrap();
+    let out = oxcl(&[
+        "build",
+        syntax.to_str().unwrap(),
+        "-o",
+        temp("syntax.spv").to_str().unwrap(),
+    ]);
     assert_clean_failure(&out, "build of OpenCL C with syntax errors");
     let stderr = text(&out.stderr);
     assert!(stderr.contains("syntax.cl:3:13: error:"), "{stderr}");
@@ -148,8 +216,15 @@ fn compile_errors_are_reported_with_locations() {
 #[test]
 fn malformed_spirv_is_an_error_not_a_crash() {
     // Truncated header, wrong magic, random words, and a valid header with a truncated instruction.
-    let mut cases: Vec<Vec<u8>> = vec![vec![], vec![3, 2, 35, 7], vec![0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0]];
-    let mut header: Vec<u8> = [0x0723_0203u32, 0x0001_0000, 0, 10, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut cases: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![3, 2, 35, 7],
+        vec![0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0],
+    ];
+    let mut header: Vec<u8> = [0x0723_0203u32, 0x0001_0000, 0, 10, 0]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     header.extend(((5u32 << 16) | 17).to_le_bytes()); // OpCapability with 5 words but 1 present
     cases.push(header);
     let mut state = 0x1234_5678_9abc_def0u64;
@@ -170,7 +245,14 @@ fn malformed_spirv_is_an_error_not_a_crash() {
             let out = oxcl(&[command, path.to_str().unwrap()]);
             assert_clean_failure(&out, &format!("oxcl {command} on case {i}"));
         }
-        let out = oxcl(&["run", path.to_str().unwrap(), "--kernel", "k", "--global", "1"]);
+        let out = oxcl(&[
+            "run",
+            path.to_str().unwrap(),
+            "--kernel",
+            "k",
+            "--global",
+            "1",
+        ]);
         assert_clean_failure(&out, &format!("oxcl run on case {i}"));
     }
 }
@@ -191,12 +273,21 @@ fn val_names_the_rule_a_module_breaks() {
     )
     .unwrap();
     let spv = temp("glsl.spv");
-    let status = Command::new("spirv-as").args(["--target-env", "spv1.0"]).arg(&asm).arg("-o").arg(&spv).output().unwrap();
+    let status = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0"])
+        .arg(&asm)
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .unwrap();
     assert!(status.status.success(), "{}", text(&status.stderr));
     let out = oxcl(&["val", spv.to_str().unwrap(), "--env", "opencl2.2"]);
     assert_clean_failure(&out, "val of a GLSL memory model module");
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("OpMemoryModel"), "names the instruction: {stderr}");
+    assert!(
+        stderr.contains("OpMemoryModel"),
+        "names the instruction: {stderr}"
+    );
     assert!(stderr.contains("env"), "cites the rule: {stderr}");
 }
 
@@ -234,8 +325,17 @@ fn info_describes_the_platform_and_device() {
     let out = oxcl(&["info"]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("Platform Name                oxcl"), "{stdout}");
-    assert!(stdout.contains("Device Type                  CPU"), "{stdout}");
+    assert!(
+        stdout.contains("Platform Name                oxcl"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Device Type                  CPU"),
+        "{stdout}"
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert!(stdout.contains(&format!("Max compute units            {cores}")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Max compute units            {cores}")),
+        "{stdout}"
+    );
 }
