@@ -120,6 +120,87 @@ fn bad_arg(kernel: &Kernel, index: usize, reason: impl Into<String>) -> ExecErro
     }
 }
 
+/// The value of kernel argument `index` as the kernel sees it: a buffer becomes a shared region,
+/// a `__local` size a local region (checked against `max_local_bytes`), a by-value argument its
+/// value. Used by every engine, so they accept and reject the same arguments.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bind_arg(
+    kernel: &Kernel,
+    index: usize,
+    arg: &kir::KernelArg,
+    value: &ArgValue,
+    layout: &PtrLayout,
+    shared: &mut Vec<SharedRegion>,
+    local_sizes: &mut Vec<usize>,
+    max_local_bytes: u64,
+    address_bits: u32,
+) -> Result<Val, ExecError> {
+    Ok(match (&arg.kind, value) {
+        (ArgKind::Buffer(space), ArgValue::Buffer { ptr, len }) => {
+            if ptr.is_null() && *len > 0 {
+                return Err(bad_arg(kernel, index, "buffer with a null address"));
+            }
+            if *len as u64 > layout.offset_mask() {
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("buffer of {len} bytes exceeds the addressable size"),
+                ));
+            }
+            shared.push(SharedRegion {
+                base: *ptr,
+                len: *len,
+                space: *space,
+            });
+            Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
+        }
+        (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
+        (ArgKind::LocalPtr, ArgValue::Local(size)) => {
+            let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
+            if used.saturating_add(*size as u64) > max_local_bytes {
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!(
+                        "{size} bytes of local memory exceed the limit of {}",
+                        max_local_bytes
+                    ),
+                ));
+            }
+            local_sizes.push(*size);
+            Val::S(layout.encode(RegionRef::Local(local_sizes.len() - 1), 0))
+        }
+        (ArgKind::Value { ty, size, .. }, ArgValue::Bytes(bytes)) => {
+            if bytes.len() < *size as usize {
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("{} bytes given, the argument has {size}", bytes.len()),
+                ));
+            }
+            Val::from_bytes(*ty, bytes, address_bits)
+        }
+        (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
+            Val::S(u64::from(u32::from_le_bytes([
+                bytes[0], bytes[1], bytes[2], bytes[3],
+            ])))
+        }
+        (kind, value) => {
+            let given = match value {
+                ArgValue::Bytes(_) => "bytes",
+                ArgValue::Buffer { .. } => "a buffer",
+                ArgValue::Null => "null",
+                ArgValue::Local(_) => "a local size",
+            };
+            return Err(bad_arg(
+                kernel,
+                index,
+                format!("{given} given for a {kind:?} argument"),
+            ));
+        }
+    })
+}
+
 /// The largest work-group the interpreter accepts (a guard against absurd sizes; devices report
 /// their own, smaller, maximum).
 const MAX_WORK_GROUP_ITEMS: u64 = 1 << 20;
@@ -228,70 +309,17 @@ fn run(
     // Kernel arguments.
     let mut params = Vec::new();
     for (index, (arg, value)) in kernel.args.iter().zip(launch.args).enumerate() {
-        let param = match (&arg.kind, value) {
-            (ArgKind::Buffer(space), ArgValue::Buffer { ptr, len }) => {
-                if ptr.is_null() && *len > 0 {
-                    return Err(bad_arg(kernel, index, "buffer with a null address"));
-                }
-                if *len as u64 > layout.offset_mask() {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!("buffer of {len} bytes exceeds the addressable size"),
-                    ));
-                }
-                shared.push(SharedRegion {
-                    base: *ptr,
-                    len: *len,
-                    space: *space,
-                });
-                Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
-            }
-            (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
-            (ArgKind::LocalPtr, ArgValue::Local(size)) => {
-                let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
-                if used.saturating_add(*size as u64) > interp.max_local_bytes {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!(
-                            "{size} bytes of local memory exceed the limit of {}",
-                            interp.max_local_bytes
-                        ),
-                    ));
-                }
-                local_sizes.push(*size);
-                Val::S(layout.encode(RegionRef::Local(local_sizes.len() - 1), 0))
-            }
-            (ArgKind::Value { ty, size, .. }, ArgValue::Bytes(bytes)) => {
-                if bytes.len() < *size as usize {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!("{} bytes given, the argument has {size}", bytes.len()),
-                    ));
-                }
-                Val::from_bytes(*ty, bytes, module.address_bits)
-            }
-            (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
-                Val::S(u64::from(u32::from_le_bytes([
-                    bytes[0], bytes[1], bytes[2], bytes[3],
-                ])))
-            }
-            (kind, value) => {
-                let given = match value {
-                    ArgValue::Bytes(_) => "bytes",
-                    ArgValue::Buffer { .. } => "a buffer",
-                    ArgValue::Null => "null",
-                    ArgValue::Local(_) => "a local size",
-                };
-                return Err(bad_arg(
-                    kernel,
-                    index,
-                    format!("{given} given for a {kind:?} argument"),
-                ));
-            }
-        };
+        let param = bind_arg(
+            kernel,
+            index,
+            arg,
+            value,
+            &layout,
+            &mut shared,
+            &mut local_sizes,
+            interp.max_local_bytes,
+            module.address_bits,
+        )?;
         params.push(param);
     }
     if shared.len() > layout.max_shared() || local_sizes.len() > layout.max_local() {

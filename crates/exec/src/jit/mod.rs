@@ -23,12 +23,12 @@ use std::sync::{Arc, Mutex};
 
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult};
-use kir::{ArgKind, InstData, Kernel, Module};
+use kir::{InstData, Kernel, Module};
 
-use crate::interp::memory::{PtrLayout, RegionRef, SharedRegion};
+use crate::interp::memory::PtrLayout;
 use crate::interp::program::{GlobalLoc, ProgramGlobals};
 use crate::interp::value::Val;
-use crate::{ArgValue, Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
+use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
 pub use compile::Compiled;
 use rt::{slot, ItemCtx, Shared};
 
@@ -235,70 +235,17 @@ fn run(
         .zip(&compiled.params)
         .enumerate()
     {
-        let param = match (&arg.kind, value) {
-            (ArgKind::Buffer(space), ArgValue::Buffer { ptr, len }) => {
-                if ptr.is_null() && *len > 0 {
-                    return Err(bad_arg(kernel, index, "buffer with a null address"));
-                }
-                if *len as u64 > layout.offset_mask() {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!("buffer of {len} bytes exceeds the addressable size"),
-                    ));
-                }
-                shared.push(SharedRegion {
-                    base: *ptr,
-                    len: *len,
-                    space: *space,
-                });
-                Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
-            }
-            (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
-            (ArgKind::LocalPtr, ArgValue::Local(size)) => {
-                let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
-                if used.saturating_add(*size as u64) > jit.max_local_bytes {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!(
-                            "{size} bytes of local memory exceed the limit of {}",
-                            jit.max_local_bytes
-                        ),
-                    ));
-                }
-                local_sizes.push(*size);
-                Val::S(layout.encode(RegionRef::Local(local_sizes.len() - 1), 0))
-            }
-            (ArgKind::Value { ty, size, .. }, ArgValue::Bytes(bytes)) => {
-                if bytes.len() < *size as usize {
-                    return Err(bad_arg(
-                        kernel,
-                        index,
-                        format!("{} bytes given, the argument has {size}", bytes.len()),
-                    ));
-                }
-                Val::from_bytes(*ty, bytes, module.address_bits)
-            }
-            (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
-                Val::S(u64::from(u32::from_le_bytes([
-                    bytes[0], bytes[1], bytes[2], bytes[3],
-                ])))
-            }
-            (kind, value) => {
-                let given = match value {
-                    ArgValue::Bytes(_) => "bytes",
-                    ArgValue::Buffer { .. } => "a buffer",
-                    ArgValue::Null => "null",
-                    ArgValue::Local(_) => "a local size",
-                };
-                return Err(bad_arg(
-                    kernel,
-                    index,
-                    format!("{given} given for a {kind:?} argument"),
-                ));
-            }
-        };
+        let param = crate::interp::bind_arg(
+            kernel,
+            index,
+            arg,
+            value,
+            &layout,
+            &mut shared,
+            &mut local_sizes,
+            jit.max_local_bytes,
+            module.address_bits,
+        )?;
         match &param {
             // Aggregates travel as one lane per byte.
             Val::A(bytes) => params.extend(bytes.iter().map(|&b| u64::from(b))),
