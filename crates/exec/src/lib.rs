@@ -13,7 +13,7 @@
 //! - Checked mode (`Interpreter { checked: true, .. }`) also reports data races on `__local`
 //!   memory between barriers; out-of-bounds accesses and barrier divergence are always errors.
 //!
-//! Safety contract of a launch: [`ArgValue::Buffer`] carries a raw pointer to caller memory.
+//! Safety contract of a launch: [`ArgValue::Buffer`] and [`ArgValue::Image`] carry a raw pointer to caller memory.
 //! The caller keeps every buffer alive, valid for reads and writes of `len` bytes, and not
 //! accessed by anything else for the whole `run` call. Work-items of different work-groups run on
 //! different threads and may touch the same buffer bytes; OpenCL leaves unsynchronised
@@ -70,6 +70,13 @@ pub enum ArgValue {
     Null,
     /// A `__local` pointer argument: each work-group gets this many fresh bytes.
     Local(usize),
+    /// An image memory object: `len` bytes at `ptr` (see the crate's safety contract) laid out
+    /// as `desc` says (`desc.byte_len() <= len`).
+    Image {
+        ptr: *mut u8,
+        len: usize,
+        desc: devlib::image_desc::ImageDesc,
+    },
 }
 
 // SAFETY: `ArgValue::Buffer` is a plain address; the crate-level safety contract makes the caller

@@ -191,6 +191,7 @@ pub(crate) fn bind_arg(
                 ArgValue::Buffer { .. } => "a buffer",
                 ArgValue::Null => "null",
                 ArgValue::Local(_) => "a local size",
+                ArgValue::Image { .. } => "an image (image arguments are not supported yet)",
             };
             return Err(bad_arg(
                 kernel,
