@@ -441,7 +441,12 @@ fn program_info(p: &Arc<Obj<ProgramObj>>, param_name: cl_program_info) -> ClResu
         // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been built".
         CL_PROGRAM_NUM_KERNELS => InfoValue::usize(program.kernel_names().map_err(code)?.len()),
         CL_PROGRAM_KERNEL_NAMES => InfoValue::str(&program.kernel_names().map_err(code)?.join(";")),
+        // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is ... CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+        // or CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program executable has not
+        // been built"; OpenCL C and SPIR-V programs of this device have no program-scope
+        // constructors or destructors (a C++ for OpenCL feature), so the answer is CL_FALSE.
         CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+            program.kernel_names().map_err(code)?;
             InfoValue::bool(false)
         }
         _ => return Err(CL_INVALID_VALUE),
@@ -523,8 +528,11 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
             CL_PROGRAM_BUILD_OPTIONS => Ok(InfoValue::str(&p.program.build_options())),
             CL_PROGRAM_BUILD_LOG => Ok(InfoValue::str(&p.program.build_log())),
             CL_PROGRAM_BINARY_TYPE => Ok(InfoValue::u32(p.program.binary_type() as u32)),
-            // No program-scope global variables.
-            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::usize(0)),
+            // The program-scope variables of the global address space; 0 before a successful
+            // build (nothing has been allocated).
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Ok(InfoValue::usize(
+                p.program.global_variable_total_size().unwrap_or(0),
+            )),
             _ => Err(CL_INVALID_VALUE),
         };
         // SAFETY: the caller's buffers.
@@ -549,9 +557,9 @@ pub unsafe extern "C" fn clSetProgramReleaseCallback(
 /// `clSetProgramSpecializationConstant` (API 5.8.6).
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     program: cl_program,
-    _spec_id: cl_uint,
-    _spec_size: usize,
-    _spec_value: *const c_void,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
 ) -> cl_int {
     guard(|| {
         let p = Obj::<ProgramObj>::get(program)?;
@@ -560,9 +568,19 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
         if p.origin != Origin::Il {
             return Err(CL_INVALID_PROGRAM);
         }
-        // FIXME(issue 7): specialization constants are not supported yet, so no spec_id is a
-        // valid identifier: "CL_INVALID_SPEC_ID if spec_id is not a valid specialization
-        // constant identifier".
-        Err(CL_INVALID_SPEC_ID)
+        // "CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant identifier."
+        let ty = *p
+            .program
+            .spec_constants()
+            .get(&spec_id)
+            .ok_or(CL_INVALID_SPEC_ID)?;
+        // "CL_INVALID_VALUE if spec_size does not match the size of the specialization constant
+        // in the module, or if spec_value is NULL."
+        if spec_size != ty.size || spec_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: `spec_size` readable bytes.
+        let value = unsafe { std::slice::from_raw_parts(spec_value as *const u8, spec_size) };
+        p.program.set_spec_constant(spec_id, value).map_err(code)
     })
 }

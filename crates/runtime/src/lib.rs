@@ -20,6 +20,7 @@ mod error;
 mod kernel;
 mod program;
 mod queue;
+mod spec_constants;
 
 pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
@@ -28,6 +29,7 @@ pub use error::Error;
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
+pub use spec_constants::SpecConstantType;
 
 /// A result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -1,8 +1,10 @@
 //! Programs (API 5.8): built from OpenCL C source or from SPIR-V, validated for the device, and
 //! lowered to kernel IR.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::spec_constants::{self, SpecConstantType};
 use crate::{Context, Error, Kernel, Result};
 
 /// `CL_PROGRAM_BUILD_STATUS`.
@@ -52,6 +54,9 @@ struct BuildState {
     /// The SPIR-V of a compiled (`clCompileProgram`) or linked-as-library object.
     object: Option<Vec<u8>>,
     binary_type: BinaryType,
+    /// Values of specialization constants by `SpecId` for later builds (API 5.8.6), as
+    /// `kir::lower::LowerOptions::spec_constants` takes them.
+    spec_constants: HashMap<u32, u64>,
 }
 
 /// A program object.
@@ -97,6 +102,7 @@ impl Program {
                 executable: None,
                 object: None,
                 binary_type: BinaryType::None,
+                spec_constants: HashMap::new(),
             })),
         }
     }
@@ -156,7 +162,11 @@ impl Program {
         let spirv = module.clone();
         let valid = spv::valid::validate(module, &device.validation_env())
             .map_err(|e| format!("{log}SPIR-V validation failed:\n{e}\n"))?;
-        let kir = kir::lower::lower(&valid).map_err(|e| format!("{log}error: {e}\n"))?;
+        let lower_options = kir::lower::LowerOptions {
+            spec_constants: self.state().spec_constants.clone(),
+        };
+        let kir = kir::lower::lower_with(&valid, &lower_options)
+            .map_err(|e| format!("{log}error: {e}\n"))?;
         let globals = exec::ProgramGlobals::new(&kir);
         Ok((
             Executable {
@@ -208,6 +218,52 @@ impl Program {
             .iter()
             .map(|k| k.name.clone())
             .collect())
+    }
+
+    /// The specialization constants of an IL program by `SpecId` (none for a program from
+    /// OpenCL C source or a module that cannot be read).
+    pub fn spec_constants(&self) -> HashMap<u32, SpecConstantType> {
+        match &self.source {
+            ProgramSource::Il(bytes) => spv::read_bytes(bytes)
+                .map(|module| spec_constants::types(&module))
+                .unwrap_or_default(),
+            ProgramSource::OpenClC { .. } => HashMap::new(),
+        }
+    }
+
+    /// `clSetProgramSpecializationConstant`: the value of constant `spec_id` for the builds
+    /// that follow ("the last provided value ... override[s] any previously specified value").
+    pub fn set_spec_constant(&self, spec_id: u32, value: &[u8]) -> Result<()> {
+        let ty = *self
+            .spec_constants()
+            .get(&spec_id)
+            .ok_or_else(|| Error::InvalidValue(format!("no specialization constant {spec_id}")))?;
+        // API 5.8.6: "CL_INVALID_VALUE if spec_size does not match the size of the
+        // specialization constant in the module".
+        if value.len() != ty.size {
+            return Err(Error::InvalidValue(format!(
+                "specialization constant {spec_id} has {} bytes, not {}",
+                ty.size,
+                value.len()
+            )));
+        }
+        self.state()
+            .spec_constants
+            .insert(spec_id, spec_constants::bits(ty, value));
+        Ok(())
+    }
+
+    /// `CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE`: bytes of the program-scope variables in
+    /// the global address space of the built program.
+    pub fn global_variable_total_size(&self) -> Result<usize> {
+        Ok(self
+            .executable()?
+            .kir
+            .globals
+            .iter()
+            .filter(|g| g.space == kir::AddrSpace::Global)
+            .map(|g| g.size as usize)
+            .sum())
     }
 
     /// `clCreateKernel`.
