@@ -267,7 +267,7 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => InfoValue::u32(0),
-        CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(0),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => InfoValue::u32(d.max_num_sub_groups()),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => InfoValue::bool(false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => InfoValue::u64(atomic_capabilities(d, false)),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => InfoValue::u64(atomic_capabilities(d, true)),

@@ -13,6 +13,7 @@ use crate::memory::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;
+use crate::subgroup::*;
 use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.

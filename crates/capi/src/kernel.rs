@@ -264,7 +264,7 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
 }
 
 /// The largest work-group a kernel can run with (`CL_KERNEL_WORK_GROUP_SIZE`).
-fn kernel_work_group_size(k: &KernelObj) -> usize {
+pub(crate) fn kernel_work_group_size(k: &KernelObj) -> usize {
     match k.kernel.reqd_work_group_size() {
         Some([x, y, z]) => (x as usize) * (y as usize) * (z as usize),
         None => k.program.context.context.device().max_work_group_size,

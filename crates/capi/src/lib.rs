@@ -31,5 +31,6 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod subgroup;
 pub mod types;
 pub mod unsupported;

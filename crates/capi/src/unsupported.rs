@@ -1,5 +1,5 @@
 //! Entry points of features the device does not report (images and samplers, pipes, SVM,
-//! native kernels, sub-groups, on-device queues). Each validates its handles and returns the
+//! native kernels, on-device queues). Each validates its handles and returns the
 //! error the specification gives when the device lacks the feature; none pretends to work.
 
 use std::ffi::c_void;
@@ -456,23 +456,6 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     })
 }
 
-/// `clGetKernelSubGroupInfo`: "CL_INVALID_OPERATION if device does not support subgroups."
-pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-    kernel: cl_kernel,
-    _device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_size: usize,
-    _input: *const c_void,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
-) -> cl_int {
-    guard(|| {
-        Obj::<KernelObj>::get(kernel)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
 /// `clSetDefaultDeviceCommandQueue`: "CL_INVALID_OPERATION if device does not support a
 /// replaceable default on-device queue."
 pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
@@ -485,23 +468,4 @@ pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
         Obj::<DeviceObj>::get(device)?;
         Err(CL_INVALID_OPERATION)
     })
-}
-
-/// `clGetKernelSubGroupInfoKHR` (`cl_khr_subgroups`, not reported): as the core function.
-pub unsafe extern "C" fn clGetKernelSubGroupInfoKHR(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_size: usize,
-    input: *const c_void,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    // SAFETY: the same contract.
-    unsafe {
-        clGetKernelSubGroupInfo(
-            kernel, device, param_name, input_size, input, size, value, size_ret,
-        )
-    }
 }

@@ -86,6 +86,7 @@ impl Device {
                 "cl_khr_byte_addressable_store",
                 "cl_khr_fp64",
                 "cl_khr_il_program",
+                "cl_khr_subgroups",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -100,6 +101,7 @@ impl Device {
                 "__opencl_c_atomic_order_seq_cst",
                 "__opencl_c_atomic_scope_device",
                 "__opencl_c_atomic_scope_all_devices",
+                "__opencl_c_subgroups",
             ]
             .iter()
             .map(|s| s.to_string())

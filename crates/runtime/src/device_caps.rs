@@ -107,4 +107,25 @@ impl Device {
     pub fn global_mem_cacheline_size(&self) -> u32 {
         64
     }
+
+    /// Sub-groups are claimed (`cl_khr_subgroups`, `__opencl_c_subgroups`).
+    pub fn sub_groups(&self) -> bool {
+        self.has_extension("cl_khr_subgroups")
+    }
+
+    /// The sub-group size of every kernel: each work-item is its own sub-group (the engines
+    /// run sub-groups of one work-item; `kir::lower::subgroup`).
+    pub fn sub_group_size(&self) -> usize {
+        1
+    }
+
+    /// `CL_DEVICE_MAX_NUM_SUB_GROUPS`: a work-group of the largest size has one sub-group per
+    /// work-item.
+    pub fn max_num_sub_groups(&self) -> u32 {
+        if self.sub_groups() {
+            (self.max_work_group_size / self.sub_group_size()) as u32
+        } else {
+            0
+        }
+    }
 }

@@ -74,6 +74,44 @@ impl Kernel {
         &self.program
     }
 
+    /// `CL_KERNEL_COMPILE_NUM_SUB_GROUPS`: the `SubgroupsPerWorkgroup(Id)` execution mode of
+    /// the kernel's entry point in the IL (SPIR-V 3.6), or 0 when it has none.
+    pub fn compile_num_sub_groups(&self) -> usize {
+        use spv::{Op, Operand};
+        let instructions = &self.executable.spirv.instructions;
+        let name = self.name();
+        let Some(func) = instructions.iter().find_map(|i| match &i.operands[..] {
+            [Operand::Int(_), Operand::Id(func), Operand::Str(n), ..]
+                if i.op == Op::EntryPoint && n == name =>
+            {
+                Some(*func)
+            }
+            _ => None,
+        }) else {
+            return 0;
+        };
+        let constant = |id: spv::Id| {
+            instructions.iter().find_map(|i| match i.operands.first() {
+                Some(Operand::Int(v)) if i.op == Op::Constant && i.result == Some(id) => {
+                    Some(*v as usize)
+                }
+                _ => None,
+            })
+        };
+        instructions
+            .iter()
+            .filter(|i| matches!(i.op, Op::ExecutionMode | Op::ExecutionModeId))
+            .find_map(|i| match i.operands[..] {
+                // SubgroupsPerWorkgroup = 36, SubgroupsPerWorkgroupId = 37.
+                [Operand::Id(f), Operand::Int(36), Operand::Int(n), ..] if f == func => {
+                    Some(n as usize)
+                }
+                [Operand::Id(f), Operand::Int(37), Operand::Id(c), ..] if f == func => constant(c),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
     /// `reqd_work_group_size`, if the kernel has one.
     pub fn reqd_work_group_size(&self) -> Option<[u32; 3]> {
         self.desc().reqd_work_group_size
