@@ -235,8 +235,16 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
         let info = k.kernel.arg_info(arg_index).map_err(code)?;
         // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for
-        // kernel": it is kept for programs compiled from OpenCL C here.
-        if k.program.origin != Origin::Source {
+        // kernel": "Kernel argument information is only available if the program object
+        // associated with kernel ... is created with clCreateProgramWithSource and the program
+        // executable is built with the -cl-kernel-arg-info option".
+        let requested = k
+            .program
+            .program
+            .build_options()
+            .split_whitespace()
+            .any(|o| o == "-cl-kernel-arg-info");
+        if k.program.origin != Origin::Source || !requested {
             return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
         }
         let value = match param_name {

@@ -206,9 +206,16 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     errcode_ret: *mut cl_int,
 ) -> cl_program {
     guard_create(errcode_ret, || {
-        Obj::<ContextObj>::get(context)?;
+        let context = Obj::<ContextObj>::get(context)?;
         if device_list.is_null() || num_devices == 0 {
             return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_DEVICE if any device in device_list is not in the list of devices
+        // associated with context."
+        // SAFETY: `num_devices` handles.
+        let devices = unsafe { get_list::<DeviceObj>(device_list, num_devices) }?;
+        if devices.iter().any(|d| !context.has_device(d)) {
+            return Err(CL_INVALID_DEVICE);
         }
         // "CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains a kernel name that
         // is not supported by any of the devices in device_list."

@@ -43,7 +43,7 @@ int main(void) {
 
     cl_program prog = clCreateProgramWithSource(ctx, 1, &SOURCE, NULL, &err);
     CHECK(err == CL_SUCCESS, "clCreateProgramWithSource: %d", err);
-    err = clBuildProgram(prog, 1, &device, "", NULL, NULL);
+    err = clBuildProgram(prog, 1, &device, "-cl-kernel-arg-info", NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[8192] = {0};
         clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
