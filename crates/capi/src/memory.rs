@@ -934,17 +934,11 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
         let m = command_buffer(&q, memobj)?;
         // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer
-        // or clEnqueueMapImage for memobj."
-        if !m
-            .mappings
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(&(mapped_ptr as usize))
-        {
+        // or clEnqueueMapImage for memobj." The mapping is recorded when the map is enqueued
+        // and consumed when the unmap is, so a second unmap of one mapping is refused.
+        if !forget_mapping(&m, mapped_ptr as usize) {
             return Err(CL_INVALID_VALUE);
         }
-        let address = mapped_ptr as usize;
-        let mem = m.clone();
         let command = Command {
             queue: &q,
             command_type: CL_COMMAND_UNMAP_MEM_OBJECT,
@@ -953,10 +947,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
             event_out: event,
             kind: runtime::commands::CommandKind::Command,
         };
-        command.submit(Box::new(move || {
-            forget_mapping(&mem, address);
-            Ok(())
-        }))
+        command.submit(Box::new(|| Ok(())))
     })
 }
 

@@ -1881,3 +1881,332 @@ fn kernel_argument_info_needs_the_build_option() {
     }
     e.done();
 }
+
+#[test]
+fn buffer_flag_map_and_launch_errors() {
+    let s = Session::new();
+    let mut e = Expect::default();
+    let mut err = 0;
+    let mut host = [0i32; 64];
+    // SAFETY: every pointer below is valid for what the call reads or writes, or deliberately
+    // invalid.
+    unsafe {
+        let write_only = clCreateBuffer(s.context, CL_MEM_WRITE_ONLY, 256, null_mut(), &mut err);
+        check(err, "clCreateBuffer");
+        let no_access = clCreateBuffer(s.context, CL_MEM_HOST_NO_ACCESS, 256, null_mut(), &mut err);
+        check(err, "clCreateBuffer");
+        let region = [0usize, 128];
+        let info = region.as_ptr() as *const c_void;
+        // clCreateSubBuffer: "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and
+        // flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY"; "if buffer was created with
+        // CL_MEM_HOST_NO_ACCESS and flags specify CL_MEM_HOST_READ_ONLY or
+        // CL_MEM_HOST_WRITE_ONLY"; "if value specified in flags is not valid".
+        let m = clCreateSubBuffer(
+            write_only,
+            CL_MEM_READ_ONLY,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            info,
+            &mut err,
+        );
+        e.created(
+            "clCreateSubBuffer(read-only of write-only)",
+            m,
+            err,
+            CL_INVALID_VALUE,
+        );
+        let m = clCreateSubBuffer(
+            no_access,
+            CL_MEM_HOST_READ_ONLY,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            info,
+            &mut err,
+        );
+        e.created(
+            "clCreateSubBuffer(host read of no access)",
+            m,
+            err,
+            CL_INVALID_VALUE,
+        );
+        let m = clCreateSubBuffer(
+            write_only,
+            CL_MEM_USE_HOST_PTR,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            info,
+            &mut err,
+        );
+        e.created("clCreateSubBuffer(host ptr flag)", m, err, CL_INVALID_VALUE);
+        // clEnqueueMapBuffer: "CL_INVALID_VALUE if region being mapped given by (offset, size)
+        // is out of bounds or if size is 0 or if values specified in map_flags are not valid";
+        // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_NO_ACCESS".
+        let map = |mem: *mut c_void, flags: u64, offset: usize, size: usize, err: &mut i32| {
+            clEnqueueMapBuffer(
+                s.queue,
+                mem,
+                CL_TRUE,
+                flags,
+                offset,
+                size,
+                0,
+                null(),
+                null_mut(),
+                err,
+            )
+        };
+        let p = map(write_only, CL_MAP_READ, 200, 100, &mut err);
+        e.created(
+            "clEnqueueMapBuffer(out of bounds)",
+            p,
+            err,
+            CL_INVALID_VALUE,
+        );
+        let p = map(
+            write_only,
+            CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+            0,
+            16,
+            &mut err,
+        );
+        e.created(
+            "clEnqueueMapBuffer(read and invalidate)",
+            p,
+            err,
+            CL_INVALID_VALUE,
+        );
+        let p = map(write_only, 1 << 7, 0, 16, &mut err);
+        e.created(
+            "clEnqueueMapBuffer(undefined flag)",
+            p,
+            err,
+            CL_INVALID_VALUE,
+        );
+        let p = map(no_access, CL_MAP_READ, 0, 16, &mut err);
+        e.created(
+            "clEnqueueMapBuffer(no host access)",
+            p,
+            err,
+            CL_INVALID_OPERATION,
+        );
+        let p = map(0x1234 as *mut c_void, CL_MAP_READ, 0, 16, &mut err);
+        e.created("clEnqueueMapBuffer(foreign)", p, err, CL_INVALID_MEM_OBJECT);
+        // clEnqueueUnmapMemObject: "CL_INVALID_MEM_OBJECT if memobj is not a valid memory
+        // object"; "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+        // clEnqueueMapBuffer or clEnqueueMapImage for memobj".
+        let mapped = map(write_only, CL_MAP_WRITE, 0, 64, &mut err);
+        check(err, "clEnqueueMapBuffer");
+        e.code(
+            "clEnqueueUnmapMemObject(foreign)",
+            clEnqueueUnmapMemObject(
+                s.queue,
+                0x1234 as *mut c_void,
+                mapped,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_MEM_OBJECT,
+        );
+        e.code(
+            "clEnqueueUnmapMemObject(other buffer)",
+            clEnqueueUnmapMemObject(s.queue, no_access, mapped, 0, null(), null_mut()),
+            CL_INVALID_VALUE,
+        );
+        e.code(
+            "clEnqueueUnmapMemObject",
+            clEnqueueUnmapMemObject(s.queue, write_only, mapped, 0, null(), null_mut()),
+            CL_SUCCESS,
+        );
+        e.code(
+            "clEnqueueUnmapMemObject(twice)",
+            clEnqueueUnmapMemObject(s.queue, write_only, mapped, 0, null(), null_mut()),
+            CL_INVALID_VALUE,
+        );
+        // clEnqueueReadBuffer on a host-no-access buffer, and a read past the end.
+        e.code(
+            "clEnqueueReadBuffer(no host access)",
+            clEnqueueReadBuffer(
+                s.queue,
+                no_access,
+                CL_TRUE,
+                0,
+                16,
+                host.as_mut_ptr() as *mut c_void,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_OPERATION,
+        );
+        // clEnqueueCopyBuffer: "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset +
+        // size or dst_offset + size require accessing elements outside the src_buffer and
+        // dst_buffer buffer objects respectively" (3.0 lists no error for a size of 0).
+        e.code(
+            "clEnqueueCopyBuffer(outside)",
+            oxcl::memory::clEnqueueCopyBuffer(
+                s.queue,
+                write_only,
+                no_access,
+                200,
+                0,
+                100,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        e.code(
+            "clEnqueueCopyBuffer(size 0)",
+            oxcl::memory::clEnqueueCopyBuffer(
+                s.queue,
+                write_only,
+                no_access,
+                0,
+                0,
+                0,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_SUCCESS,
+        );
+        // clEnqueueFillBuffer: "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0".
+        e.code(
+            "clEnqueueFillBuffer(NULL pattern)",
+            clEnqueueFillBuffer(s.queue, write_only, null(), 4, 0, 16, 0, null(), null_mut()),
+            CL_INVALID_VALUE,
+        );
+
+        // Kernels: __local arguments, reqd_work_group_size, uniform work-groups.
+        let source = "__kernel void loc(__global int *p, __local int *tmp) { tmp[0] = 1; p[0] = tmp[0]; }\n\
+                      __kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(__global int *p) { p[get_global_id(0)] = 1; }\n";
+        let program = s.build_source(source, "-cl-std=CL1.2");
+        let loc = s.kernel(program, "loc");
+        let fixed = s.kernel(program, "fixed");
+        // clSetKernelArg: "CL_INVALID_ARG_VALUE if the argument is declared with the local
+        // qualifier and arg_value is not NULL"; "CL_INVALID_ARG_SIZE if ... the argument is
+        // declared with the local qualifier and the arg_size is zero".
+        e.code(
+            "clSetKernelArg(local with value)",
+            clSetKernelArg(loc, 1, 16, host.as_ptr() as *const c_void),
+            CL_INVALID_ARG_VALUE,
+        );
+        e.code(
+            "clSetKernelArg(local of size 0)",
+            clSetKernelArg(loc, 1, 0, null()),
+            CL_INVALID_ARG_SIZE,
+        );
+        e.code(
+            "clSetKernelArg(local)",
+            clSetKernelArg(loc, 1, 16, null()),
+            CL_SUCCESS,
+        );
+        // A NULL buffer argument is allowed ("If the argument is a buffer object, the
+        // arg_value pointer can be NULL or point to a NULL value").
+        e.code(
+            "clSetKernelArg(NULL buffer)",
+            clSetKernelArg(fixed, 0, 8, null()),
+            CL_SUCCESS,
+        );
+        let out = s.buffer(&[0i32; 16]);
+        s.arg_mem(fixed, 0, out);
+        // clEnqueueNDRangeKernel: "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified
+        // and does not match the required work-group size for kernel in the program source";
+        // "if the work-group size must be uniform and the local_work_size is not NULL, [and]
+        // is not equal to the required work-group size specified in the kernel source, or the
+        // global_work_size is not evenly divisible by the local_work_size".
+        let (global, local8, local4) = ([16usize], [8usize], [4usize]);
+        e.code(
+            "clEnqueueNDRangeKernel(local != reqd)",
+            clEnqueueNDRangeKernel(
+                s.queue,
+                fixed,
+                1,
+                null(),
+                global.as_ptr(),
+                local8.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_WORK_GROUP_SIZE,
+        );
+        e.code(
+            "clEnqueueNDRangeKernel(local = reqd)",
+            clEnqueueNDRangeKernel(
+                s.queue,
+                fixed,
+                1,
+                null(),
+                global.as_ptr(),
+                local4.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_SUCCESS,
+        );
+        let odd = [10usize];
+        e.code(
+            "clEnqueueNDRangeKernel(CL1.2, global not a multiple)",
+            clEnqueueNDRangeKernel(
+                s.queue,
+                fixed,
+                1,
+                null(),
+                odd.as_ptr(),
+                local4.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_WORK_GROUP_SIZE,
+        );
+        // clGetKernelWorkGroupInfo: "CL_INVALID_DEVICE if device is not in the list of devices
+        // associated with kernel"; "CL_INVALID_VALUE if param_name is not valid".
+        let mut wg = 0usize;
+        e.code(
+            "clGetKernelWorkGroupInfo(context as device)",
+            clGetKernelWorkGroupInfo(
+                fixed,
+                s.context,
+                CL_KERNEL_WORK_GROUP_SIZE,
+                8,
+                &mut wg as *mut usize as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_DEVICE,
+        );
+        e.code(
+            "clGetKernelWorkGroupInfo(bad name)",
+            clGetKernelWorkGroupInfo(
+                fixed,
+                s.device,
+                0xFFFF,
+                8,
+                &mut wg as *mut usize as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        e.code(
+            "clGetKernelWorkGroupInfo(foreign)",
+            clGetKernelWorkGroupInfo(
+                0x1234 as *mut c_void,
+                s.device,
+                CL_KERNEL_WORK_GROUP_SIZE,
+                8,
+                &mut wg as *mut usize as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_KERNEL,
+        );
+        check(clFinish(s.queue), "clFinish");
+        check(clReleaseKernel(loc), "clReleaseKernel");
+        check(clReleaseKernel(fixed), "clReleaseKernel");
+        check(clReleaseProgram(program), "clReleaseProgram");
+        check(clReleaseMemObject(out), "clReleaseMemObject");
+        check(clReleaseMemObject(write_only), "clReleaseMemObject");
+        check(clReleaseMemObject(no_access), "clReleaseMemObject");
+    }
+    e.done();
+}
