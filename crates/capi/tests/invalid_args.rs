@@ -2210,3 +2210,168 @@ fn buffer_flag_map_and_launch_errors() {
     }
     e.done();
 }
+
+/// Features the device does not report answer with the code the specification gives for a
+/// device without them, after checking their handles.
+#[test]
+fn unreported_features_give_their_documented_codes() {
+    let s = Session::new();
+    let mut e = Expect::default();
+    // SAFETY: every pointer below is valid for what the call reads or writes, or deliberately
+    // invalid.
+    unsafe {
+        let mut svm_caps = u64::MAX;
+        check(
+            clGetDeviceInfo(
+                s.device,
+                CL_DEVICE_SVM_CAPABILITIES,
+                8,
+                &mut svm_caps as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            "clGetDeviceInfo",
+        );
+        e.code("CL_DEVICE_SVM_CAPABILITIES", svm_caps as i32, 0);
+        let mut exec_caps = 0u64;
+        check(
+            clGetDeviceInfo(
+                s.device,
+                CL_DEVICE_EXECUTION_CAPABILITIES,
+                8,
+                &mut exec_caps as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            "clGetDeviceInfo",
+        );
+        e.code(
+            "no CL_EXEC_NATIVE_KERNEL",
+            (exec_caps & CL_EXEC_NATIVE_KERNEL) as i32,
+            0,
+        );
+        // clSVMAlloc: "If clSVMAlloc is called with ... no devices in context support SVM ...
+        // a NULL value is returned".
+        if !oxcl::unsupported::clSVMAlloc(s.context, CL_MEM_READ_WRITE, 64, 0).is_null() {
+            e.failures
+                .push("clSVMAlloc returned memory without SVM".into());
+        }
+        // "CL_INVALID_OPERATION if the device associated with command queue does not support
+        // SVM"; "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue".
+        let mut data = [0u8; 16];
+        let p = data.as_mut_ptr() as *mut c_void;
+        e.code(
+            "clEnqueueSVMMemcpy",
+            oxcl::unsupported::clEnqueueSVMMemcpy(s.queue, CL_TRUE, p, p, 4, 0, null(), null_mut()),
+            CL_INVALID_OPERATION,
+        );
+        e.code(
+            "clEnqueueSVMMemcpy(foreign queue)",
+            oxcl::unsupported::clEnqueueSVMMemcpy(
+                0x1234 as *mut c_void,
+                CL_TRUE,
+                p,
+                p,
+                4,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_COMMAND_QUEUE,
+        );
+        e.code(
+            "clEnqueueSVMMap",
+            oxcl::unsupported::clEnqueueSVMMap(
+                s.queue,
+                CL_TRUE,
+                CL_MAP_READ,
+                p,
+                4,
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_OPERATION,
+        );
+        let program = s.build_source(SOURCE, "");
+        let kernel = s.kernel(program, "k");
+        // clSetKernelArgSVMPointer / clSetKernelExecInfo: "CL_INVALID_OPERATION if no devices
+        // in the context associated with kernel support SVM"; "CL_INVALID_KERNEL".
+        e.code(
+            "clSetKernelArgSVMPointer",
+            oxcl::unsupported::clSetKernelArgSVMPointer(kernel, 0, p),
+            CL_INVALID_OPERATION,
+        );
+        e.code(
+            "clSetKernelArgSVMPointer(foreign)",
+            oxcl::unsupported::clSetKernelArgSVMPointer(0x1234 as *mut c_void, 0, p),
+            CL_INVALID_KERNEL,
+        );
+        let ptrs = [p];
+        e.code(
+            "clSetKernelExecInfo",
+            oxcl::unsupported::clSetKernelExecInfo(
+                kernel,
+                CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                8,
+                ptrs.as_ptr() as *const c_void,
+            ),
+            CL_INVALID_OPERATION,
+        );
+        e.code(
+            "clSetKernelExecInfo(bad name)",
+            oxcl::unsupported::clSetKernelExecInfo(
+                kernel,
+                0xFFFF,
+                8,
+                ptrs.as_ptr() as *const c_void,
+            ),
+            CL_INVALID_VALUE,
+        );
+        // clEnqueueNativeKernel: "CL_INVALID_OPERATION if the device associated with
+        // command_queue cannot execute the native kernel".
+        e.code(
+            "clEnqueueNativeKernel",
+            oxcl::unsupported::clEnqueueNativeKernel(
+                s.queue,
+                None,
+                null_mut(),
+                0,
+                0,
+                null(),
+                null(),
+                0,
+                null(),
+                null_mut(),
+            ),
+            CL_INVALID_OPERATION,
+        );
+        // clSetDefaultDeviceCommandQueue: "CL_INVALID_OPERATION if device does not support a
+        // replaceable default on-device queue".
+        e.code(
+            "clSetDefaultDeviceCommandQueue",
+            oxcl::unsupported::clSetDefaultDeviceCommandQueue(s.context, s.device, s.queue),
+            CL_INVALID_OPERATION,
+        );
+        e.code(
+            "clSetDefaultDeviceCommandQueue(foreign context)",
+            oxcl::unsupported::clSetDefaultDeviceCommandQueue(
+                0x1234 as *mut c_void,
+                s.device,
+                s.queue,
+            ),
+            CL_INVALID_CONTEXT,
+        );
+        // clSetProgramReleaseCallback (deprecated by 3.0): "CL_INVALID_OPERATION if no devices
+        // in the context associated with program support destructors for program scope global
+        // variables."
+        e.code(
+            "clSetProgramReleaseCallback",
+            clSetProgramReleaseCallback(program, Some(program_release), null_mut()),
+            CL_INVALID_OPERATION,
+        );
+        check(clReleaseKernel(kernel), "clReleaseKernel");
+        check(clReleaseProgram(program), "clReleaseProgram");
+    }
+    e.done();
+}
+
+unsafe extern "C" fn program_release(_: *mut c_void, _: *mut c_void) {}
