@@ -3,7 +3,7 @@
 //! "clBuildProgram does not need to wait for the build to complete" — it may).
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::consts::*;
@@ -31,6 +31,28 @@ pub struct ProgramObj {
     /// Kernel objects alive for this program (API 5.8.2 "CL_INVALID_OPERATION if there are
     /// kernel objects attached to program").
     pub kernels: AtomicUsize,
+    /// A clBuildProgram or clCompileProgram is running on another thread.
+    pub building: AtomicBool,
+}
+
+/// Marks a program as being built for the guard's lifetime: "CL_INVALID_OPERATION if the build
+/// of a program executable for any of the devices listed in device_list by a previous call to
+/// clBuildProgram for program has not completed" (and alike for clCompileProgram).
+struct Building<'a>(&'a AtomicBool);
+
+impl<'a> Building<'a> {
+    fn start(flag: &'a AtomicBool) -> ClResult<Building<'a>> {
+        if flag.swap(true, Ordering::SeqCst) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Ok(Building(flag))
+    }
+}
+
+impl Drop for Building<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
 }
 
 impl ClObject for ProgramObj {
@@ -50,6 +72,7 @@ fn new_program(
         program,
         origin,
         kernels: AtomicUsize::new(0),
+        building: AtomicBool::new(false),
     })
 }
 
@@ -292,6 +315,7 @@ pub unsafe extern "C" fn clBuildProgram(
         if p.origin == Origin::Linked {
             return Err(CL_INVALID_OPERATION);
         }
+        let _building = Building::start(&p.building)?;
         let result = p.program.build(&options_text(options));
         notify(pfn_notify, &p, user_data);
         // CL_INVALID_BUILD_OPTIONS / CL_BUILD_PROGRAM_FAILURE from the runtime.
@@ -347,6 +371,7 @@ pub unsafe extern "C" fn clCompileProgram(
                 header.program.source_text().unwrap_or_default().to_string(),
             ));
         }
+        let _building = Building::start(&p.building)?;
         let result = p.program.compile(&options_text(options), &embedded);
         notify(pfn_notify, &p, user_data);
         result.map_err(|e| match e {

@@ -238,3 +238,65 @@ fn threads_build_enqueue_and_release_concurrently() {
     }
     assert_eq!(callbacks.load(Ordering::SeqCst), 50);
 }
+
+/// Builds of one program from several threads: a build that starts while another runs gets
+/// "CL_INVALID_OPERATION if the build of a program executable ... by a previous call to
+/// clBuildProgram for program has not completed"; the others succeed, and the program ends
+/// built.
+#[test]
+fn concurrent_builds_of_one_program_succeed_or_are_refused() {
+    let s = Session::new();
+    // A program whose build takes a moment.
+    let mut text = String::new();
+    for i in 0..40 {
+        text += &format!(
+            "__kernel void k{i}(__global float *p) {{ size_t j = get_global_id(0); \
+             p[j] = sin(p[j]) * {i}.0f + cos(p[j] * 2.0f) - exp(p[j] / 8.0f); }}\n"
+        );
+    }
+    let source = CString::new(text).expect("source");
+    let ptr = source.as_ptr();
+    let mut err = 0;
+    // SAFETY: one NUL-terminated string.
+    let program =
+        Shared(unsafe { clCreateProgramWithSource(s.context, 1, &ptr, null(), &mut err) });
+    check(err, "clCreateProgramWithSource");
+    let results: Vec<i32> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(move || {
+                    let program = program;
+                    // SAFETY: a live program handle.
+                    unsafe { clBuildProgram(program.0, 0, null(), null(), None, null_mut()) }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
+    });
+    assert!(
+        results
+            .iter()
+            .all(|&r| r == CL_SUCCESS || r == CL_INVALID_OPERATION),
+        "{results:?}"
+    );
+    assert!(results.contains(&CL_SUCCESS), "{results:?}");
+    let mut n = 0usize;
+    // SAFETY: a size_t out-value.
+    unsafe {
+        check(
+            clGetProgramInfo(
+                program.0,
+                CL_PROGRAM_NUM_KERNELS,
+                8,
+                &mut n as *mut usize as *mut c_void,
+                null_mut(),
+            ),
+            "clGetProgramInfo",
+        );
+        check(clReleaseProgram(program.0), "clReleaseProgram");
+    }
+    assert_eq!(n, 40);
+}
