@@ -2375,3 +2375,139 @@ fn unreported_features_give_their_documented_codes() {
 }
 
 unsafe extern "C" fn program_release(_: *mut c_void, _: *mut c_void) {}
+
+#[test]
+fn event_query_errors() {
+    let s = Session::new();
+    let mut e = Expect::default();
+    let mut err = 0;
+    // SAFETY: every pointer below is valid for what the call reads or writes, or deliberately
+    // invalid.
+    unsafe {
+        // clCreateUserEvent: "CL_INVALID_CONTEXT if context is not a valid context."
+        let ev = clCreateUserEvent(0x1234 as *mut c_void, &mut err);
+        e.created("clCreateUserEvent(foreign)", ev, err, CL_INVALID_CONTEXT);
+        let ev = clCreateUserEvent(s.device, &mut err);
+        e.created("clCreateUserEvent(device)", ev, err, CL_INVALID_CONTEXT);
+        // A command on a queue without CL_QUEUE_PROFILING_ENABLE: "CL_PROFILING_INFO_NOT_AVAILABLE
+        // if the CL_QUEUE_PROFILING_ENABLE flag is not set for the command-queue".
+        let mut marker = null_mut();
+        check(
+            clEnqueueMarkerWithWaitList(s.queue, 0, null(), &mut marker),
+            "clEnqueueMarkerWithWaitList",
+        );
+        check(clWaitForEvents(1, &marker), "clWaitForEvents");
+        let mut t = 0u64;
+        e.code(
+            "clGetEventProfilingInfo(no profiling)",
+            clGetEventProfilingInfo(
+                marker,
+                CL_PROFILING_COMMAND_END,
+                8,
+                &mut t as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            CL_PROFILING_INFO_NOT_AVAILABLE,
+        );
+        // On a profiling queue: "CL_INVALID_VALUE if param_name is not valid, or if size in
+        // bytes specified by param_value_size is < size of return type".
+        let props = [CL_QUEUE_PROPERTIES as u64, CL_QUEUE_PROFILING_ENABLE, 0];
+        let q = clCreateCommandQueueWithProperties(s.context, s.device, props.as_ptr(), &mut err);
+        check(err, "clCreateCommandQueueWithProperties");
+        let mut profiled = null_mut();
+        check(
+            clEnqueueMarkerWithWaitList(q, 0, null(), &mut profiled),
+            "clEnqueueMarkerWithWaitList",
+        );
+        check(clWaitForEvents(1, &profiled), "clWaitForEvents");
+        e.code(
+            "clGetEventProfilingInfo",
+            clGetEventProfilingInfo(
+                profiled,
+                CL_PROFILING_COMMAND_END,
+                8,
+                &mut t as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            CL_SUCCESS,
+        );
+        e.code(
+            "clGetEventProfilingInfo(bad name)",
+            clGetEventProfilingInfo(
+                profiled,
+                0xFFFF,
+                8,
+                &mut t as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        e.code(
+            "clGetEventProfilingInfo(small)",
+            clGetEventProfilingInfo(
+                profiled,
+                CL_PROFILING_COMMAND_END,
+                4,
+                &mut t as *mut u64 as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        // clGetEventInfo: "CL_INVALID_VALUE if param_name is not valid, or if size in bytes
+        // specified by param_value_size is < size of return type".
+        let mut v = 0u32;
+        e.code(
+            "clGetEventInfo(bad name)",
+            clGetEventInfo(
+                marker,
+                0xFFFF,
+                4,
+                &mut v as *mut u32 as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        e.code(
+            "clGetEventInfo(small)",
+            clGetEventInfo(
+                marker,
+                CL_EVENT_COMMAND_TYPE,
+                2,
+                &mut v as *mut u32 as *mut c_void,
+                null_mut(),
+            ),
+            CL_INVALID_VALUE,
+        );
+        // clSetEventCallback: "CL_INVALID_EVENT if event is not a valid event object";
+        // "CL_INVALID_VALUE if ... command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING,
+        // or CL_COMPLETE."
+        e.code(
+            "clSetEventCallback(foreign)",
+            clSetEventCallback(
+                0x1234 as *mut c_void,
+                CL_COMPLETE as i32,
+                Some(event_callback),
+                null_mut(),
+            ),
+            CL_INVALID_EVENT,
+        );
+        e.code(
+            "clSetEventCallback(bad type)",
+            clSetEventCallback(marker, 7, Some(event_callback), null_mut()),
+            CL_INVALID_VALUE,
+        );
+        // clSetUserEventStatus on an event that is not a user event: "CL_INVALID_EVENT if
+        // event is not a valid user event object".
+        e.code(
+            "clSetUserEventStatus(command event)",
+            clSetUserEventStatus(marker, CL_COMPLETE as i32),
+            CL_INVALID_EVENT,
+        );
+        check(clReleaseEvent(marker), "clReleaseEvent");
+        check(clReleaseEvent(profiled), "clReleaseEvent");
+        check(clReleaseCommandQueue(q), "clReleaseCommandQueue");
+    }
+    e.done();
+}
+
+unsafe extern "C" fn event_callback(_: *mut c_void, _: i32, _: *mut c_void) {}
