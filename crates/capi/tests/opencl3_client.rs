@@ -109,6 +109,7 @@ fn client() {
 
     saxpy(&context, &queue, &program);
     group_sum(&context, &queue, &program);
+    sub_group_queries(&device, &program);
     collatz(&context, &queue, &program);
     println!("opencl3 client: source ok");
 
@@ -261,4 +262,37 @@ fn collatz(context: &Context, queue: &CommandQueue, program: &Program) {
         };
         assert_eq!(got, expected, "collatz item {i} (start {start})");
     }
+}
+
+/// `clGetKernelSubGroupInfo` through the loader: the sub-group count for a local size is the
+/// number of sub-groups of the size the same API reports.
+fn sub_group_queries(device: &Device, program: &Program) {
+    use opencl3::kernel::{
+        get_kernel_sub_group_info, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+    };
+    let extensions = device.extensions().expect("CL_DEVICE_EXTENSIONS");
+    if !extensions.split(' ').any(|e| e == "cl_khr_subgroups") {
+        println!("opencl3 client: no sub-groups claimed");
+        return;
+    }
+    let kernel = Kernel::create(program, "group_sum").expect("clCreateKernel group_sum");
+    let local = [48usize];
+    let query = |name| -> usize {
+        get_kernel_sub_group_info(
+            kernel.get(),
+            device.id(),
+            name,
+            std::mem::size_of_val(&local),
+            local.as_ptr() as *const std::ffi::c_void,
+        )
+        .expect("clGetKernelSubGroupInfo")
+        .into()
+    };
+    let size = query(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE);
+    assert!((1..=48).contains(&size));
+    assert_eq!(
+        query(CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE),
+        48usize.div_ceil(size)
+    );
 }
