@@ -254,9 +254,9 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_REFERENCE_COUNT => InfoValue::u32(1),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
         CL_DEVICE_PRINTF_BUFFER_SIZE => InfoValue::usize(d.printf_buffer_size()),
-        // No program-scope global variables (the feature is not claimed).
-        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            InfoValue::usize(0)
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => InfoValue::usize(d.max_global_variable_size()),
+        CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            InfoValue::usize(d.global_variable_preferred_total_size())
         }
         CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(0),
         CL_DEVICE_MAX_PIPE_ARGS

@@ -102,6 +102,7 @@ impl Device {
                 "__opencl_c_atomic_scope_device",
                 "__opencl_c_atomic_scope_all_devices",
                 "__opencl_c_subgroups",
+                "__opencl_c_program_scope_global_variables",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -122,6 +123,18 @@ impl Device {
     /// `-cl-std=CL3.0`.
     pub fn opencl_c_version(&self) -> &'static str {
         "OpenCL C 1.2 oxcl"
+    }
+
+    /// `CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE`: the largest program-scope variable in the global
+    /// address space (API 4.2: at least 64 KB when `__opencl_c_program_scope_global_variables` is
+    /// supported). Program-scope variables live in host memory owned by the built program.
+    pub fn max_global_variable_size(&self) -> usize {
+        64 << 10
+    }
+
+    /// `CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE`.
+    pub fn global_variable_preferred_total_size(&self) -> usize {
+        1 << 20
     }
 
     /// `CL_DEVICE_IL_VERSION`.

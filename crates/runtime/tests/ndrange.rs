@@ -260,3 +260,38 @@ fn compiled_objects_link_into_one_program() {
     let err = Program::link(&ctx, &[alone], "").unwrap_err();
     assert_eq!(err.code(), -17, "{err}"); // CL_LINK_PROGRAM_FAILURE
 }
+
+/// OpenCL C 3.0 §6.8 with `__opencl_c_program_scope_global_variables`: program-scope and
+/// `static` variables in the global address space keep their values across launches of the
+/// same program (values by hand: `calls` is 3 after three launches; `counter` is 1 + 3 × 4).
+#[test]
+fn program_scope_global_variables_persist_across_launches() {
+    let src = "global int counter = 1;
+static global int calls;
+kernel void bump(global int *out) {
+    atomic_fetch_add_explicit((volatile global atomic_int *)&counter, 1, memory_order_relaxed,
+                              memory_scope_device);
+    if (get_global_id(0) == 0) calls++;
+    work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+    out[0] = calls;
+}
+kernel void read_counter(global int *out) { out[0] = counter; }";
+    let program = build(src, "-cl-std=CL3.0");
+    let out = Buffer::new(program.context(), MemFlags::default(), 4).unwrap();
+    let bump = program.kernel("bump").unwrap();
+    bump.set_arg_buffer(0, Some(&out)).unwrap();
+    let queue = Queue::new(&context());
+    for _ in 0..3 {
+        queue
+            .nd_range(&bump, &NdRange::new(&[4], Some(&[4]), None))
+            .unwrap();
+    }
+    assert_eq!(read_u32(&out), vec![3]);
+    let read = program.kernel("read_counter").unwrap();
+    read.set_arg_buffer(0, Some(&out)).unwrap();
+    queue
+        .nd_range(&read, &NdRange::new(&[1], Some(&[1]), None))
+        .unwrap();
+    // 1 + 3 launches × 4 work-items.
+    assert_eq!(read_u32(&out), vec![13]);
+}
