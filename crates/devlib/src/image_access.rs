@@ -18,8 +18,8 @@
 //!   rule for nearest mipmap selection, which cl_khr_mipmap_image refers to); NaN selects 0.
 
 use crate::image::{
-    border_color, linear_taps, nearest_index, read_texel, write_texel, FilterMode, ImageError,
-    Sampler, Texel, TexelKind,
+    border_color, linear_taps, nearest_index, read_texel, write_texel, ChannelOrder, ChannelType,
+    FilterMode, ImageError, Sampler, Texel, TexelKind,
 };
 use crate::image_desc::{ImageDesc, ImageType};
 
@@ -46,6 +46,56 @@ impl ImageMemory for [std::cell::Cell<u8>] {
             }
         }
     }
+}
+
+/// Checks that `desc` describes a well-formed image and returns the bytes it occupies
+/// ([`ImageDesc::byte_len`]), or why it is malformed. Engines call this before any access, so
+/// the offset arithmetic of [`ImageDesc`] cannot overflow.
+pub fn checked_byte_len(desc: &ImageDesc) -> Result<usize, String> {
+    const LIMIT: u128 = 1 << 48;
+    let es = desc.format.element_size();
+    let sizes = [desc.width, desc.height, desc.depth, desc.array_size];
+    if sizes.iter().any(|&n| n == 0 || n as u128 > LIMIT) {
+        return Err(format!("image sizes {sizes:?} must be between 1 and 2^48"));
+    }
+    let max_dim = desc.width.max(desc.height).max(desc.depth);
+    let max_levels = usize::BITS - max_dim.leading_zeros();
+    if desc.mip_levels == 0 || desc.mip_levels > max_levels {
+        return Err(format!(
+            "{} mip levels for a largest size of {max_dim}",
+            desc.mip_levels
+        ));
+    }
+    if (desc.row_pitch as u128) < desc.width as u128 * es as u128 {
+        return Err(format!(
+            "row pitch {} is less than width {} x element size {es}",
+            desc.row_pitch, desc.width
+        ));
+    }
+    let rows = match desc.image_type {
+        ImageType::Image2D | ImageType::Image2DArray | ImageType::Image3D => desc.height,
+        _ => 1,
+    };
+    let row_bytes = if desc.image_type == ImageType::Image1DArray {
+        desc.width as u128 * es as u128
+    } else {
+        desc.row_pitch as u128 * rows as u128
+    };
+    if (desc.slice_pitch as u128) < row_bytes {
+        return Err(format!(
+            "slice pitch {} is less than the {row_bytes} bytes of one slice",
+            desc.slice_pitch
+        ));
+    }
+    let slices = match desc.image_type {
+        ImageType::Image3D => desc.depth,
+        ImageType::Image1DArray | ImageType::Image2DArray => desc.array_size,
+        _ => 1,
+    };
+    if desc.slice_pitch as u128 * slices as u128 > LIMIT {
+        return Err("image larger than 2^48 bytes".into());
+    }
+    Ok(desc.byte_len())
 }
 
 /// Number of coordinates of one layer (1, 2, 3).
@@ -105,6 +155,81 @@ pub fn texel_from_bits(kind: TexelKind, bits: [u32; 4]) -> Texel {
         TexelKind::Float => Texel::Float(bits.map(f32::from_bits)),
         TexelKind::Int => Texel::Int(bits.map(|x| x as i32)),
         TexelKind::Uint => Texel::Uint(bits),
+    }
+}
+
+/// A sampler from its 32-bit `sampler_t` encoding (clang's `opencl-c-base.h`:
+/// `CLK_NORMALIZED_COORDS_TRUE` 1, `CLK_ADDRESS_NONE` 0, `CLAMP_TO_EDGE` 2, `CLAMP` 4, `REPEAT` 6,
+/// `MIRRORED_REPEAT` 8, `CLK_FILTER_NEAREST` 0x10, `CLK_FILTER_LINEAR` 0x20). Unknown addressing
+/// bits read as `None`; a filter other than linear as nearest.
+pub fn sampler_from_bits(bits: u32) -> Sampler {
+    use crate::image::AddressingMode;
+    let addressing = match (bits >> 1) & 7 {
+        1 => AddressingMode::ClampToEdge,
+        2 => AddressingMode::Clamp,
+        3 => AddressingMode::Repeat,
+        4 => AddressingMode::MirroredRepeat,
+        _ => AddressingMode::None,
+    };
+    Sampler {
+        normalized_coords: bits & 1 != 0,
+        addressing,
+        filter: if bits & 0x30 == 0x20 {
+            FilterMode::Linear
+        } else {
+            FilterMode::Nearest
+        },
+    }
+}
+
+/// The SPIR-V Image Channel Order of a channel order, which `OpImageQueryOrder` returns
+/// (env §2.5 Table 3; the `CL_*` value is this plus `0x10B0`).
+pub fn channel_order_code(order: ChannelOrder) -> u32 {
+    use ChannelOrder::*;
+    match order {
+        R => 0,
+        A => 1,
+        RG => 2,
+        RA => 3,
+        RGB => 4,
+        RGBA => 5,
+        BGRA => 6,
+        ARGB => 7,
+        Intensity => 8,
+        Luminance => 9,
+        Rx => 10,
+        RGx => 11,
+        RGBx => 12,
+        Depth => 13,
+        SRGB => 15,
+        SRGBx => 16,
+        SRGBA => 17,
+        SBGRA => 18,
+        ABGR => 19,
+    }
+}
+
+/// The SPIR-V Image Channel Data Type of a channel type, which `OpImageQueryFormat` returns
+/// (env §2.6 Table 4; the `CL_*` value is this plus `0x10D0`).
+pub fn channel_type_code(channel_type: ChannelType) -> u32 {
+    use ChannelType::*;
+    match channel_type {
+        SnormInt8 => 0,
+        SnormInt16 => 1,
+        UnormInt8 => 2,
+        UnormInt16 => 3,
+        UnormShort565 => 4,
+        UnormShort555 => 5,
+        UnormInt101010 => 6,
+        SignedInt8 => 7,
+        SignedInt16 => 8,
+        SignedInt32 => 9,
+        UnsignedInt8 => 10,
+        UnsignedInt16 => 11,
+        UnsignedInt32 => 12,
+        HalfFloat => 13,
+        Float => 14,
+        UnormInt101010_2 => 16,
     }
 }
 
@@ -262,7 +387,7 @@ pub fn write<M: ImageMemory + ?Sized>(
 mod tests {
     //! Expected values computed by hand from the formulas of env chapter 9.
     use super::*;
-    use crate::image::{AddressingMode, ChannelOrder, ChannelType, ImageFormat};
+    use crate::image::{AddressingMode, ImageFormat};
     use std::cell::Cell;
 
     fn fmt(o: ChannelOrder, t: ChannelType) -> ImageFormat {
