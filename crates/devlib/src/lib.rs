@@ -16,6 +16,7 @@ pub mod float;
 pub mod ftz;
 pub mod geometric;
 pub mod image;
+pub mod image_access;
 pub mod image_desc;
 pub mod integer;
 pub mod math;

@@ -572,6 +572,7 @@ fn any_args(kernel: &kir::Kernel, storage: &mut Vec<Vec<u8>>) -> Vec<ArgValue> {
             kir::ArgKind::LocalPtr => ArgValue::Local(16),
             kir::ArgKind::Value { size, .. } => ArgValue::Bytes(vec![0; *size as usize]),
             kir::ArgKind::Sampler => ArgValue::Bytes(vec![0; 4]),
+            kir::ArgKind::Image(_) => ArgValue::Null,
         })
         .collect()
 }

@@ -54,6 +54,8 @@ fn make_args(module: &Module, kernel: usize, storage: &mut Vec<Vec<u8>>) -> Vec<
             ArgKind::Value { .. } => ArgValue::Bytes(bytes.clone()),
             ArgKind::LocalPtr => ArgValue::Local(256),
             ArgKind::Sampler => ArgValue::Bytes(vec![0x10, 0x11, 0, 0]),
+            // Kernels with images are compared in `image_engines.rs`.
+            ArgKind::Image(_) => ArgValue::Null,
         });
     }
     args

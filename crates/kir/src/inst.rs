@@ -235,6 +235,47 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// Image operations (OpenCL C 6.13.14; env §9). An image operand is the image's handle (a
+    /// pointer-sized integer the engine binds to an image argument), a sampler its 32-bit
+    /// encoded value (`ArgKind::Sampler`), coordinates an int or float scalar or vector.
+    ImageOp {
+        /// `vN = image.T read(img, coord)` / `read(img, coord, lod)`: a sampler-less read
+        /// (env §9.7; OpImageRead, OpImageFetch); `lod` an integer mip level. `T` is a 4-vector
+        /// of f32, f16 or i32, or f32 (depth images).
+        Read = "read",
+        /// `vN = image.T sample(img, sampler, coord, lod)`: a sampled read with an explicit float
+        /// level of detail (OpImageSampleExplicitLod).
+        Sample = "sample",
+        /// `image write(img, coord, texel)` / `write(img, coord, texel, lod)` (OpImageWrite).
+        Write = "write",
+        /// `vN = image.T size(img)` / `size(img, lod)`: width, height, depth, then layers, as
+        /// many as `T` has lanes (OpImageQuerySize, OpImageQuerySizeLod).
+        Size = "size",
+        /// Mip levels (OpImageQueryLevels).
+        Levels = "levels",
+        /// Samples: 1 (OpImageQuerySamples).
+        Samples = "samples",
+        /// The SPIR-V Image Channel Data Type (env 2.6; OpImageQueryFormat).
+        Format = "format",
+        /// The SPIR-V Image Channel Order (env 2.5; OpImageQueryOrder).
+        Order = "order",
+    }
+);
+
+impl ImageOp {
+    /// Operand counts (least, most).
+    pub fn arity(self) -> (usize, usize) {
+        match self {
+            ImageOp::Read => (2, 3),
+            ImageOp::Sample => (4, 4),
+            ImageOp::Write => (3, 4),
+            ImageOp::Size => (1, 2),
+            _ => (1, 1),
+        }
+    }
+}
+
 impl Scope {
     /// The SPIR-V Scope enumerant value.
     pub fn from_spirv(value: u32) -> Option<Scope> {
@@ -388,6 +429,8 @@ pub enum InstData {
     Call { func: FuncRef, args: Vec<Value> },
     /// `vN = builtin.T sqrt(v1)`: a device-library function; `.T` says which overload.
     Builtin { func: BuiltinFn, args: Vec<Value> },
+    /// `vN = image.T read(v1, v2)`: an image operation ([`ImageOp`] lists the operands).
+    Image { op: ImageOp, args: Vec<Value> },
     /// `barrier workgroup, workgroup, 0x110`: execution scope, memory scope, semantics.
     Barrier {
         exec_scope: Scope,
@@ -475,6 +518,7 @@ impl InstData {
             InstData::WorkItemDyn { .. } => "workitemdyn",
             InstData::Call { .. } => "call",
             InstData::Builtin { .. } => "builtin",
+            InstData::Image { .. } => "image",
             InstData::Barrier { .. } => "barrier",
             InstData::Fence { .. } => "fence",
             InstData::Atomic { .. } => "atomic",
@@ -558,9 +602,9 @@ impl InstData {
                 f(*value);
             }
             InstData::WorkItemDyn { dim, .. } => f(*dim),
-            InstData::Call { args, .. } | InstData::Builtin { args, .. } => {
-                args.iter().copied().for_each(f)
-            }
+            InstData::Call { args, .. }
+            | InstData::Builtin { args, .. }
+            | InstData::Image { args, .. } => args.iter().copied().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(*ptr);
                 args.iter().copied().for_each(f);
@@ -659,9 +703,9 @@ impl InstData {
                 f(value);
             }
             InstData::WorkItemDyn { dim, .. } => f(dim),
-            InstData::Call { args, .. } | InstData::Builtin { args, .. } => {
-                args.iter_mut().for_each(f)
-            }
+            InstData::Call { args, .. }
+            | InstData::Builtin { args, .. }
+            | InstData::Image { args, .. } => args.iter_mut().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(ptr);
                 args.iter_mut().for_each(f);

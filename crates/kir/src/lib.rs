@@ -34,10 +34,12 @@ pub use builtin::BuiltinFn;
 pub use entity::{Block, FuncRef, GlobalRef, Inst, Value};
 pub use function::{DataFlowGraph, Function, Layout, Signature, ValueData, ValueDef};
 pub use inst::{
-    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, InstData, MemorySemantics, ReduceOp, Rounding,
-    Scope, TestOp, UnaryOp, WorkItemQuery,
+    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, ImageOp, InstData, MemorySemantics, ReduceOp,
+    Rounding, Scope, TestOp, UnaryOp, WorkItemQuery,
 };
-pub use module::{ArgKind, Global, Kernel, KernelArg, Module, Reloc};
+pub use module::{
+    ArgKind, Global, ImageAccess, ImageArg, ImageDim, Kernel, KernelArg, Module, Reloc,
+};
 pub use parse::{parse_function, parse_module, ParseError};
 pub use types::{AddrSpace, ScalarType, Type};
 pub use verify::{verify_function, verify_module, VerifyError, VerifyErrors};

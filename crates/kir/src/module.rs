@@ -16,6 +16,96 @@ pub enum ArgKind {
     Value { ty: Type, size: u32, align: u32 },
     /// A `sampler_t`, passed as its 32-bit encoded value. The parameter has type `i32`.
     Sampler,
+    /// An image memory object (`image2d_t` …, SPIR-V `OpTypeImage`). The host passes the image
+    /// (`exec::ArgValue::Image`); the parameter is the image's handle, an integer of pointer
+    /// width (`Module::ptr_int_type`), which image instructions take.
+    Image(ImageArg),
+}
+
+/// The declared type of an image argument (SPIR-V `OpTypeImage` operands, env §2.4.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ImageArg {
+    pub dim: ImageDim,
+    pub arrayed: bool,
+    /// A depth image (cl_khr_depth_images): reads return one float.
+    pub depth: bool,
+    pub access: ImageAccess,
+}
+
+/// Image dimensionality (SPIR-V Dim `1D`, `2D`, `3D`, `Buffer`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ImageDim {
+    D1,
+    D2,
+    D3,
+    Buffer,
+}
+
+/// Image access qualifier (SPIR-V AccessQualifier).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ImageAccess {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
+}
+
+impl ImageArg {
+    /// The text syntax: `image2d_array_depth_read_only` (OpenCL C type name with the access).
+    pub fn name(&self) -> String {
+        let dim = match self.dim {
+            ImageDim::D1 => "1d",
+            ImageDim::D2 => "2d",
+            ImageDim::D3 => "3d",
+            ImageDim::Buffer => "1d_buffer",
+        };
+        let access = match self.access {
+            ImageAccess::ReadOnly => "read_only",
+            ImageAccess::WriteOnly => "write_only",
+            ImageAccess::ReadWrite => "read_write",
+        };
+        format!(
+            "image{dim}{}{}_{access}",
+            if self.arrayed { "_array" } else { "" },
+            if self.depth { "_depth" } else { "" }
+        )
+    }
+
+    /// Reads [`ImageArg::name`] back.
+    pub fn from_name(text: &str) -> Option<ImageArg> {
+        let dims = [
+            ("1d_buffer", ImageDim::Buffer),
+            ("1d", ImageDim::D1),
+            ("2d", ImageDim::D2),
+            ("3d", ImageDim::D3),
+        ];
+        let accesses = [
+            ("read_only", ImageAccess::ReadOnly),
+            ("write_only", ImageAccess::WriteOnly),
+            ("read_write", ImageAccess::ReadWrite),
+        ];
+        let rest = text.strip_prefix("image")?;
+        let (rest, dim) = dims
+            .iter()
+            .find_map(|(n, d)| rest.strip_prefix(n).map(|r| (r, *d)))?;
+        let (rest, arrayed) = match rest.strip_prefix("_array") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let (rest, depth) = match rest.strip_prefix("_depth") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let rest = rest.strip_prefix('_')?;
+        let access = accesses
+            .iter()
+            .find_map(|(n, a)| (rest == *n).then_some(*a))?;
+        Some(ImageArg {
+            dim,
+            arrayed,
+            depth,
+            access,
+        })
+    }
 }
 
 /// One kernel argument.

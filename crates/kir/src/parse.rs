@@ -8,9 +8,9 @@ use std::fmt;
 
 use crate::{
     AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, BuiltinFn, CmpOp, ConvertOp,
-    DataFlowGraph, FuncRef, Function, Global, GlobalRef, InstData, Kernel, KernelArg, Layout,
-    Module, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature, TestOp, Type, UnaryOp, Value,
-    ValueData, ValueDef, WorkItemQuery,
+    DataFlowGraph, FuncRef, Function, Global, GlobalRef, ImageOp, InstData, Kernel, KernelArg,
+    Layout, Module, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature, TestOp, Type, UnaryOp,
+    Value, ValueData, ValueDef, WorkItemQuery,
 };
 
 /// A syntax error with its 1-based line.
@@ -474,6 +474,15 @@ impl Parser {
                 }
                 other => match other.strip_prefix("buffer_").and_then(AddrSpace::from_name) {
                     Some(space) => ArgKind::Buffer(space),
+                    None if other.starts_with("image") => match crate::ImageArg::from_name(other) {
+                        Some(image) => ArgKind::Image(image),
+                        None => {
+                            return Err(self.error_at(
+                                self.prev_line(),
+                                format!("unknown image argument kind `{other}`"),
+                            ))
+                        }
+                    },
                     None => {
                         return Err(self.error_at(
                             self.prev_line(),
@@ -967,6 +976,14 @@ impl Parser {
                 self.punct('(')?;
                 InstData::Builtin {
                     func,
+                    args: self.value_list_rest()?,
+                }
+            }
+            "image" => {
+                let op = self.named("image operation", ImageOp::from_name)?;
+                self.punct('(')?;
+                InstData::Image {
+                    op,
                     args: self.value_list_rest()?,
                 }
             }

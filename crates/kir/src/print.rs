@@ -84,6 +84,7 @@ fn write_kernel(f: &mut dyn Write, kernel: &Kernel) -> fmt::Result {
                 write!(f, "value {ty} size {size} align {align}")?
             }
             ArgKind::Sampler => write!(f, "sampler")?,
+            ArgKind::Image(image) => write!(f, "{}", image.name())?,
         }
         write!(f, " {:?}", arg.type_name)?;
     }
@@ -221,6 +222,10 @@ pub fn write_inst(f: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
             args,
         } => {
             write!(f, "{builtin}")?;
+            write_args(f, args)
+        }
+        InstData::Image { op, args } => {
+            write!(f, "{op}")?;
             write_args(f, args)
         }
         InstData::Barrier {

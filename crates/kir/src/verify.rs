@@ -29,8 +29,8 @@
 use std::fmt;
 
 use crate::{
-    AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, CmpOp, ConvertOp, Function, Inst,
-    InstData, Module, ScalarType, Type, UnaryOp, Value, ValueDef,
+    AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, CmpOp, ConvertOp, Function, ImageOp,
+    Inst, InstData, Module, ScalarType, Type, UnaryOp, Value, ValueDef,
 };
 
 /// One violated invariant, with where it was found.
@@ -135,6 +135,7 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
                 ArgKind::LocalPtr => Type::Ptr(AddrSpace::Local),
                 ArgKind::Value { ty, .. } => ty,
                 ArgKind::Sampler => Type::I32,
+                ArgKind::Image(_) => module.ptr_int_type(),
             };
             if expected != param {
                 err(format!(
@@ -672,6 +673,39 @@ impl FnVerifier<'_> {
                                 "result {result:?} but {callee} returns {:?}",
                                 f.sig.ret
                             ));
+                        }
+                    }
+                }
+                InstData::Image { op, args } => {
+                    let (least, most) = op.arity();
+                    if args.len() < least || args.len() > most {
+                        return Err(format!(
+                            "image {op} takes {least} to {most} operands, {} given",
+                            args.len()
+                        ));
+                    }
+                    is_int_scalar(ty(args[0]))?;
+                    let texel = |t: Type| match t {
+                        Type::F32 => Ok(()),
+                        Type::Vec(ScalarType::F32 | ScalarType::F16 | ScalarType::I32, 4) => Ok(()),
+                        t => Err(format!("image texel of type {t}")),
+                    };
+                    match op {
+                        ImageOp::Read | ImageOp::Sample => {
+                            texel(want_result(result)?)?;
+                            if *op == ImageOp::Sample && ty(args[1]) != Type::I32 {
+                                return Err(format!("sampler of type {}", ty(args[1])));
+                            }
+                        }
+                        ImageOp::Write => {
+                            no_result(result)?;
+                            texel(ty(args[2]))?;
+                        }
+                        _ => {
+                            let t = want_result(result)?;
+                            if !t.lane_type().is_some_and(ScalarType::is_int) {
+                                return Err(format!("image query of type {t}"));
+                            }
                         }
                     }
                 }

@@ -132,6 +132,13 @@ impl Kernel {
                 size: *size as usize,
             },
             kir::ArgKind::Sampler => ArgKind::Sampler,
+            // FIXME(issue 6): image arguments on the host side (img-host) are not supported yet.
+            kir::ArgKind::Image(_) => {
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: "image arguments are not supported yet".into(),
+                })
+            }
         };
         Ok(ArgInfo {
             name: arg.name.clone(),

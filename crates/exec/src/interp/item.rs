@@ -462,13 +462,19 @@ impl Item {
                     };
                     None
                 }
-                InstData::Builtin {
-                    func: builtin,
-                    args,
-                } => {
+                InstData::Builtin { args, .. } | InstData::Image { args, .. } => {
                     let args: Vec<(Type, Val)> =
                         args.iter().map(|&a| (ty(a), get(a).clone())).collect();
-                    match builtins::call(*builtin, result_ty, &args, &mut mem, out, ab) {
+                    let r = match data {
+                        InstData::Builtin { func, .. } => {
+                            builtins::call(*func, result_ty, &args, &mut mem, out, ab)
+                        }
+                        InstData::Image { op, .. } => {
+                            super::image::call(*op, result_ty, &args, mem.layout, mem.shared)
+                        }
+                        _ => Ok(None),
+                    };
+                    match r {
                         Ok(v) => v,
                         Err(builtins::BuiltinError::Fault(f)) => {
                             fault = Some(("builtin access", f));

@@ -117,6 +117,9 @@ pub struct SharedRegion {
     pub base: *mut u8,
     pub len: usize,
     pub space: AddrSpace,
+    /// The layout of an image argument's memory (image instructions take the region's pointer
+    /// as the image's handle; see `interp::image`).
+    pub image: Option<devlib::image_desc::ImageDesc>,
 }
 
 // SAFETY: a `SharedRegion` is an address range the launch's caller (or the interpreter, for

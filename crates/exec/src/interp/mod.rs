@@ -15,6 +15,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eval;
+pub(crate) mod image;
 pub(crate) mod item;
 pub mod memory;
 mod printf;
@@ -151,6 +152,7 @@ pub(crate) fn bind_arg(
                 base: *ptr,
                 len: *len,
                 space: *space,
+                image: None,
             });
             Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
         }
@@ -180,6 +182,23 @@ pub(crate) fn bind_arg(
             }
             Val::from_bytes(*ty, bytes, address_bits)
         }
+        (ArgKind::Image(declared), ArgValue::Image { ptr, len, desc }) => {
+            check_image(declared, desc, *ptr, *len).map_err(|r| bad_arg(kernel, index, r))?;
+            if *len as u64 > layout.offset_mask() {
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("image of {len} bytes exceeds the addressable size"),
+                ));
+            }
+            shared.push(SharedRegion {
+                base: *ptr,
+                len: *len,
+                space: kir::AddrSpace::Global,
+                image: Some(*desc),
+            });
+            Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
+        }
         (ArgKind::Sampler, ArgValue::Bytes(bytes)) if bytes.len() >= 4 => {
             Val::S(u64::from(u32::from_le_bytes([
                 bytes[0], bytes[1], bytes[2], bytes[3],
@@ -191,7 +210,7 @@ pub(crate) fn bind_arg(
                 ArgValue::Buffer { .. } => "a buffer",
                 ArgValue::Null => "null",
                 ArgValue::Local(_) => "a local size",
-                ArgValue::Image { .. } => "an image (image arguments are not supported yet)",
+                ArgValue::Image { .. } => "an image",
             };
             return Err(bad_arg(
                 kernel,
@@ -200,6 +219,52 @@ pub(crate) fn bind_arg(
             ));
         }
     })
+}
+
+/// Checks an image argument: the image's type matches the declared one (env §2.4.2: `Dim`,
+/// `Arrayed`, `Depth`; a depth image type takes exactly the images of channel order
+/// `CL_DEPTH`), the descriptor is well formed and the memory holds the whole image.
+fn check_image(
+    declared: &kir::ImageArg,
+    desc: &devlib::image_desc::ImageDesc,
+    ptr: *mut u8,
+    len: usize,
+) -> Result<(), String> {
+    use devlib::image_desc::ImageType as T;
+    use kir::ImageDim as D;
+    let expected = match (declared.dim, declared.arrayed) {
+        (D::D1, false) => T::Image1D,
+        (D::D1, true) => T::Image1DArray,
+        (D::Buffer, _) => T::Image1DBuffer,
+        (D::D2, false) => T::Image2D,
+        (D::D2, true) => T::Image2DArray,
+        (D::D3, _) => T::Image3D,
+    };
+    if desc.image_type != expected {
+        return Err(format!(
+            "a {:?} image given for a {} argument",
+            desc.image_type,
+            declared.name()
+        ));
+    }
+    let is_depth = desc.format.order() == devlib::image::ChannelOrder::Depth;
+    if is_depth != declared.depth {
+        return Err(format!(
+            "an image of channel order {:?} given for a {} argument",
+            desc.format.order(),
+            declared.name()
+        ));
+    }
+    let need = devlib::image_access::checked_byte_len(desc)?;
+    if need > len {
+        return Err(format!(
+            "the image needs {need} bytes, the memory has {len}"
+        ));
+    }
+    if ptr.is_null() {
+        return Err("image with a null address".into());
+    }
+    Ok(())
 }
 
 /// The largest work-group the interpreter accepts (a guard against absurd sizes; devices report

@@ -78,6 +78,7 @@ impl ProgramGlobals {
                         base,
                         len: size,
                         space,
+                        image: None,
                     });
                     GlobalLoc::Shared(p.shared.len() - 1)
                 }

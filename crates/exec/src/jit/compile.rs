@@ -145,6 +145,12 @@ fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
             vec![i32t],
         ),
         (
+            "jit_image",
+            super::image_rt::jit_image as *const u8,
+            vec![i64t, i32t, i64t, i64t],
+            vec![i32t],
+        ),
+        (
             "jit_atomic",
             rt::jit_atomic as *const u8,
             vec![i64t, i32t, i64t, i64t, i64t, i64t],
@@ -1130,6 +1136,19 @@ impl Translator<'_, '_> {
             InstData::Builtin { func: bf, args } => {
                 out = self.builtin(inst, *bf, args, rty)?;
             }
+            InstData::Image { op, args } => {
+                let arg_tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
+                let mut arg_vals = Vec::new();
+                for &a in args {
+                    arg_vals.push(self.get(a)?);
+                }
+                let kind = SiteKind::Image {
+                    op: *op,
+                    result: rty,
+                    args: arg_tys.clone(),
+                };
+                out = self.spilled_call(inst, kind, "jit_image", &arg_tys, &arg_vals, rty)?;
+            }
             InstData::Barrier { exec_scope, .. } => {
                 if matches!(
                     exec_scope,
@@ -1632,7 +1651,6 @@ impl Translator<'_, '_> {
         if bf == B::Prefetch {
             return Ok(None);
         }
-        let ctx = self.ctx();
         let arg_tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
         let mut arg_vals = Vec::new();
         for &a in args {
@@ -1734,11 +1752,31 @@ impl Translator<'_, '_> {
             }
         }
         // The general path: the interpreter's `builtins::call` on spilled lanes.
+        let kind = SiteKind::Builtin {
+            func: bf,
+            result: rty,
+            args: arg_tys.clone(),
+        };
+        self.spilled_call(inst, kind, "jit_builtin", &arg_tys, &arg_vals, rty)
+    }
+
+    /// Calls `helper(ctx, site, args, res)` with every argument lane spilled to a stack slot
+    /// (u64 each) and reads the result lanes back from another.
+    fn spilled_call(
+        &mut self,
+        inst: kir::Inst,
+        kind: SiteKind,
+        helper: &str,
+        arg_tys: &[Type],
+        arg_vals: &[Vec<ClValue>],
+        rty: Option<Type>,
+    ) -> Result<Option<Vec<ClValue>>, Unsupported> {
+        let ctx = self.ctx();
         let total: usize = arg_vals.iter().map(Vec::len).sum();
         let args_slot = self.slot((total.max(1) * 8) as u32);
         let flags = MemFlagsData::trusted();
         let mut k = 0i32;
-        for (a, lanes) in arg_tys.iter().zip(&arg_vals) {
+        for (a, lanes) in arg_tys.iter().zip(arg_vals) {
             let cls = lanes_of(*a)?;
             for (i, &l) in lanes.iter().enumerate() {
                 let bits = to_u64(self.b, l, cls[i].0);
@@ -1751,15 +1789,8 @@ impl Translator<'_, '_> {
             None => Vec::new(),
         };
         let res_slot = self.slot((rlanes.len().max(1) * 8) as u32);
-        let site = self.site(
-            inst,
-            SiteKind::Builtin {
-                func: bf,
-                result: rty,
-                args: arg_tys,
-            },
-        );
-        let status = self.call_helper("jit_builtin", &[ctx, site, args_slot, res_slot])[0];
+        let site = self.site(inst, kind);
+        let status = self.call_helper(helper, &[ctx, site, args_slot, res_slot])[0];
         self.check(status);
         if rty.is_none() {
             return Ok(None);

@@ -78,6 +78,12 @@ pub enum SiteKind {
         op: AtomicOp,
         ty: Type,
     },
+    /// An image instruction (`jit::image_rt`).
+    Image {
+        op: kir::ImageOp,
+        result: Option<Type>,
+        args: Vec<Type>,
+    },
     StackAlloc(u32),
     Unreachable,
     Barrier,
@@ -177,7 +183,7 @@ impl ItemCtx {
         }
     }
 
-    fn sh(&self) -> &Shared<'static> {
+    pub(crate) fn sh(&self) -> &Shared<'static> {
         // SAFETY: set by the launch before any JIT code runs and outlives it.
         unsafe { &*self.shared }
     }
@@ -273,7 +279,7 @@ impl ItemCtx {
         }
     }
 
-    fn site(&self, site: u32) -> &Site {
+    pub(crate) fn site(&self, site: u32) -> &Site {
         &self.sh().sites[site as usize]
     }
 
@@ -338,7 +344,7 @@ impl ItemCtx {
         1
     }
 
-    fn set_unsupported(&mut self, site: u32, what: String) -> i32 {
+    pub(crate) fn set_unsupported(&mut self, site: u32, what: String) -> i32 {
         let at = self.location(self.site(site));
         self.error = Some(ExecError::Unsupported {
             kernel: self.sh().kernel_name.to_string(),

@@ -48,6 +48,8 @@ pub enum Arg {
     Value(Vec<u8>),
     /// A `__local` pointer of this many bytes.
     Local(usize),
+    /// An image: initial memory, expected memory, layout.
+    Image(Vec<u8>, Vec<u8>, devlib::image_desc::ImageDesc),
 }
 
 /// A corpus case.
@@ -165,7 +167,7 @@ pub fn run_module(module: spv::Module, case: &Case) -> BTreeSet<Op> {
         .args
         .iter()
         .map(|a| match a {
-            Arg::Buffer(init, _) => init.clone(),
+            Arg::Buffer(init, _) | Arg::Image(init, _, _) => init.clone(),
             _ => Vec::new(),
         })
         .collect();
@@ -180,6 +182,11 @@ pub fn run_module(module: spv::Module, case: &Case) -> BTreeSet<Op> {
             },
             Arg::Value(v) => ArgValue::Bytes(v.clone()),
             Arg::Local(n) => ArgValue::Local(*n),
+            Arg::Image(_, _, desc) => ArgValue::Image {
+                ptr: bytes.as_mut_ptr(),
+                len: bytes.len(),
+                desc: *desc,
+            },
         })
         .collect();
     let stats = Interpreter {
@@ -195,7 +202,7 @@ pub fn run_module(module: spv::Module, case: &Case) -> BTreeSet<Op> {
     })
     .unwrap_or_else(|e| panic!("{}: run failed: {e}\n{lowered}", case.name));
     for (k, (arg, got)) in case.args.iter().zip(&storage).enumerate() {
-        if let Arg::Buffer(_, expected) = arg {
+        if let Arg::Buffer(_, expected) | Arg::Image(_, expected, _) = arg {
             assert_eq!(got, expected, "{}: buffer argument {k}", case.name);
         }
     }

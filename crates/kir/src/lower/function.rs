@@ -62,6 +62,8 @@ pub(crate) struct FnLower<'m, 'a> {
     pub builtin_vectors: HashMap<Value, Vec<Value>>,
     /// Scalar integer constants (zero-extended bits), for folding.
     pub int_consts: HashMap<Value, u64>,
+    /// `OpSampledImage` results: their (image, sampler) values (see `image`).
+    pub sampled_images: HashMap<SpvId, (Value, Value)>,
 }
 
 impl<'m, 'a> FnLower<'m, 'a> {
@@ -144,6 +146,7 @@ impl<'m, 'a> FnLower<'m, 'a> {
                 .collect(),
             builtin_vectors: HashMap::new(),
             int_consts: HashMap::new(),
+            sampled_images: HashMap::new(),
         };
         this.exit_vals = vec![None; this.blocks.len()];
         this.setup_params(range)?;

@@ -7,7 +7,7 @@ use spv::FunctionParameterAttribute;
 use super::layout::{storage, SpvId, TypeKind};
 use super::module_info::ModuleInfo;
 use super::LowerError;
-use crate::{AddrSpace, ArgKind, KernelArg, Type};
+use crate::{AddrSpace, ArgKind, KernelArg, ScalarType, Type};
 
 /// How a kernel's SPIR-V parameter is received in kir.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +90,16 @@ pub(crate) fn describe(
             }
         }
         TypeKind::Opaque { what: "sampler_t" } => (ArgKind::Sampler, Type::I32, false),
+        TypeKind::Opaque { what: "image" } => match info.image_types.get(&ty) {
+            Some(image) => (
+                ArgKind::Image(*image),
+                ScalarType::int(info.types.pointer_bytes as u32 * 8)
+                    .map(Type::scalar)
+                    .unwrap_or(Type::I64),
+                false,
+            ),
+            None => return Err(unsupported("this image type as")),
+        },
         TypeKind::Opaque { what } => return Err(unsupported(what)),
         TypeKind::Bool
         | TypeKind::Int { .. }

@@ -53,6 +53,7 @@ mod ext_inst;
 mod function;
 pub mod fuzz;
 mod group;
+mod image;
 mod kernel_args;
 mod layout;
 mod memory;

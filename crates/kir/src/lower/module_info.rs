@@ -64,6 +64,9 @@ pub(crate) struct ModuleInfo {
     pub functions: Vec<FunctionRange>,
     /// Result id → defining instruction index, for every module-level result.
     pub defs: HashMap<SpvId, usize>,
+    /// `OpTypeImage` ids with their declared image type (kernel arguments of that type become
+    /// `ArgKind::Image`); images of other dimensionalities (Cube, Rect, SubpassData) are absent.
+    pub image_types: HashMap<SpvId, crate::ImageArg>,
 }
 
 impl ModuleInfo {
@@ -212,6 +215,11 @@ pub(crate) fn analyze(
                 });
             }
             _ => {
+                if inst.op == Op::TypeImage {
+                    if let Some(image) = image_arg(inst) {
+                        info.image_types.insert(inst.res()?, image);
+                    }
+                }
                 if let Some(kind) = type_kind(inst, &info)? {
                     let id = inst.res()?;
                     info.types.insert(id, kind);
@@ -430,6 +438,30 @@ fn type_kind(inst: &Instruction, info: &ModuleInfo) -> Result<Option<TypeKind>, 
         Op::TypeOpaque => opaque("opaque"),
         _ => Ok(None),
     }
+}
+
+/// The declared type of an `OpTypeImage` (operands: sampled type, Dim, Depth, Arrayed, MS,
+/// Sampled, Image Format, Access Qualifier); `None` for dimensionalities OpenCL does not have.
+fn image_arg(inst: &Instruction) -> Option<crate::ImageArg> {
+    use crate::{ImageAccess, ImageDim};
+    let dim = match inst.int(1)? {
+        0 => ImageDim::D1,
+        1 => ImageDim::D2,
+        2 => ImageDim::D3,
+        5 => ImageDim::Buffer,
+        _ => return None,
+    };
+    let access = match inst.int(7) {
+        Some(1) => ImageAccess::WriteOnly,
+        Some(2) => ImageAccess::ReadWrite,
+        _ => ImageAccess::ReadOnly,
+    };
+    Some(crate::ImageArg {
+        dim,
+        arrayed: inst.int(3)? == 1,
+        depth: inst.int(2)? == 1,
+        access,
+    })
 }
 
 fn array_stride(info: &ModuleInfo, id: SpvId) -> Option<u64> {

@@ -121,6 +121,9 @@ impl FnLower<'_, '_> {
         if let Some(cop) = convert_op(op) {
             return self.lower_convert(inst, cop);
         }
+        if self.lower_image(inst)? {
+            return Ok(());
+        }
         match op {
             // Instructions without effect on execution.
             Op::Nop
