@@ -8,11 +8,13 @@ use std::ffi::c_void;
 use crate::context::*;
 use crate::device::*;
 use crate::event::*;
+use crate::image::*;
 use crate::kernel::*;
 use crate::memory::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;
+use crate::sampler::*;
 use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.
