@@ -143,21 +143,33 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(d.max_clock_mhz()),
         CL_DEVICE_ADDRESS_BITS => InfoValue::u32(d.address_bits),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => InfoValue::u64(d.max_mem_alloc_size),
-        // No images (CL_DEVICE_IMAGE_SUPPORT is false): every image limit is 0.
+        // The image limits are those of the device with image support, 0 without ("If
+        // CL_DEVICE_IMAGE_SUPPORT is CL_FALSE, the value is 0" for the limits whose minimum
+        // applies only to devices that support images).
         CL_DEVICE_IMAGE_SUPPORT => InfoValue::bool(d.image_support()),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => InfoValue::u32(0),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
-        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => InfoValue::usize(0),
-        CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => InfoValue::u32(0),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => InfoValue::u32(image_limit(d, |l| l.max_read_image_args)),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => {
+            InfoValue::u32(image_limit(d, |l| l.max_write_image_args))
+        }
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => {
+            InfoValue::u32(image_limit(d, |l| l.max_read_write_image_args))
+        }
+        CL_DEVICE_IMAGE2D_MAX_WIDTH => InfoValue::usize(image_limit(d, |l| l.image2d_max_width)),
+        CL_DEVICE_IMAGE2D_MAX_HEIGHT => InfoValue::usize(image_limit(d, |l| l.image2d_max_height)),
+        CL_DEVICE_IMAGE3D_MAX_WIDTH => InfoValue::usize(image_limit(d, |l| l.image3d_max_width)),
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT => InfoValue::usize(image_limit(d, |l| l.image3d_max_height)),
+        CL_DEVICE_IMAGE3D_MAX_DEPTH => InfoValue::usize(image_limit(d, |l| l.image3d_max_depth)),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => {
+            InfoValue::usize(image_limit(d, |l| l.image_max_buffer_size))
+        }
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => {
+            InfoValue::usize(image_limit(d, |l| l.image_max_array_size))
+        }
+        CL_DEVICE_MAX_SAMPLERS => InfoValue::u32(image_limit(d, |l| l.max_samplers)),
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT => InfoValue::u32(image_limit(d, |l| l.pitch_alignment)),
+        CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+            InfoValue::u32(image_limit(d, |l| l.base_address_alignment))
+        }
         // The full-profile minimum; arguments are copied, so any size works up to this.
         CL_DEVICE_MAX_PARAMETER_SIZE => InfoValue::usize(d.max_parameter_size()),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => InfoValue::u32(d.mem_base_addr_align_bits()),
@@ -372,4 +384,13 @@ pub unsafe extern "C" fn clGetDeviceAndHostTimer(
         }
         Ok(())
     })
+}
+
+/// An image limit of the device, 0 when it does not support images.
+fn image_limit<T: Default>(d: &runtime::Device, f: impl Fn(&runtime::ImageLimits) -> T) -> T {
+    if d.image_support() {
+        f(&d.image_limits)
+    } else {
+        T::default()
+    }
 }

@@ -8,12 +8,14 @@ use std::ffi::c_void;
 use crate::context::*;
 use crate::device::*;
 use crate::event::*;
+use crate::image::*;
 use crate::kernel::*;
 use crate::memory::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;
 use crate::subgroup::*;
+use crate::sampler::*;
 use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.

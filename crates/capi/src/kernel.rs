@@ -145,7 +145,8 @@ pub unsafe extern "C" fn clSetKernelArg(
                 // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
                 // specified arg_value is not a valid memory object".
                 let m = Obj::<MemObj>::get(mem)?;
-                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                // An image is not a buffer.
+                if !Arc::ptr_eq(&m.context, &k.program.context) || m.image.is_some() {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
                 k.kernel
@@ -178,9 +179,43 @@ pub unsafe extern "C" fn clSetKernelArg(
                 let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) };
                 k.kernel.set_arg_bytes(arg_index, bytes).map_err(code)
             }
-            // No samplers (no image support): "CL_INVALID_SAMPLER for an argument declared to be
-            // of type sampler_t when the specified arg_value is not a valid sampler object".
-            ArgKind::Sampler => Err(CL_INVALID_SAMPLER),
+            ArgKind::Sampler => {
+                // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size !=
+                // sizeof(cl_sampler)"; "CL_INVALID_SAMPLER for an argument declared to be of type
+                // sampler_t when the specified arg_value is not a valid sampler object".
+                if arg_size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                // SAFETY: `arg_size` = sizeof(cl_sampler) readable bytes.
+                let handle = unsafe { *(arg_value as *const cl_sampler) };
+                let s = Obj::<crate::sampler::SamplerObj>::get(handle)?;
+                k.kernel
+                    .set_arg_sampler(arg_index, &s.sampler)
+                    .map_err(code)
+            }
+            ArgKind::Image => {
+                // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+                // sizeof(cl_mem)"; "CL_INVALID_MEM_OBJECT for an argument declared to be a memory
+                // object when the specified arg_value is not a valid memory object" (an image
+                // argument needs an image).
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: `arg_size` = sizeof(cl_mem) readable bytes.
+                let mem = unsafe { *(arg_value as *const cl_mem) };
+                let m = Obj::<MemObj>::get(mem)?;
+                let image = match &m.image {
+                    Some(image) if Arc::ptr_eq(&m.context, &k.program.context) => image,
+                    _ => return Err(CL_INVALID_MEM_OBJECT),
+                };
+                k.kernel.set_arg_image(arg_index, image).map_err(code)
+            }
         }
     })
 }
@@ -249,7 +284,8 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         }
         let value = match param_name {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(InfoValue::u32(match info.kind {
-                ArgKind::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                // Image objects are in global memory.
+                ArgKind::Global | ArgKind::Image => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 ArgKind::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
                 ArgKind::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
                 ArgKind::Value { .. } | ArgKind::Sampler => CL_KERNEL_ARG_ADDRESS_PRIVATE,

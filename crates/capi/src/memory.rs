@@ -26,6 +26,8 @@ pub struct MemObj {
     /// `CL_MEM_ASSOCIATED_MEMOBJECT` and `CL_MEM_OFFSET` of a sub-buffer.
     pub parent: Option<(Arc<Obj<MemObj>>, usize)>,
     pub properties: Vec<cl_mem_properties>,
+    /// The image of an image object (`buffer` is then its memory); `None` for buffers.
+    pub image: Option<runtime::Image>,
     pub map_count: AtomicU32,
     /// Addresses handed out by clEnqueueMapBuffer and not unmapped yet.
     pub mappings: Mutex<Vec<usize>>,
@@ -51,16 +53,17 @@ impl MemObj {
     }
 }
 
-const ACCESS_FLAGS: u64 = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-const HOST_ACCESS_FLAGS: u64 =
+pub(crate) const ACCESS_FLAGS: u64 = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+pub(crate) const HOST_ACCESS_FLAGS: u64 =
     CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-const HOST_PTR_FLAGS: u64 = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+pub(crate) const HOST_PTR_FLAGS: u64 =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 const BUFFER_FLAGS: u64 =
     ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_PTR_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE;
 
 /// API 5.2.1 "CL_INVALID_VALUE if values specified in flags are not valid as defined in the
 /// Memory Flags table": unknown bits, or more than one of a mutually exclusive group.
-fn check_flags(flags: cl_mem_flags) -> ClResult<()> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> ClResult<()> {
     let exclusive = |group: u64| (flags & group).count_ones() <= 1;
     if flags & !BUFFER_FLAGS != 0
         || !exclusive(ACCESS_FLAGS)
@@ -73,7 +76,7 @@ fn check_flags(flags: cl_mem_flags) -> ClResult<()> {
     Ok(())
 }
 
-fn runtime_flags(flags: cl_mem_flags) -> runtime::MemFlags {
+pub(crate) fn runtime_flags(flags: cl_mem_flags) -> runtime::MemFlags {
     runtime::MemFlags {
         read_only: flags & CL_MEM_READ_ONLY != 0,
         write_only: flags & CL_MEM_WRITE_ONLY != 0,
@@ -132,16 +135,18 @@ fn create_buffer(
         HostPtr(host_ptr),
         None,
         properties,
+        None,
     ))
 }
 
-fn new_mem(
+pub(crate) fn new_mem(
     context: Arc<Obj<ContextObj>>,
     buffer: runtime::Buffer,
     flags: cl_mem_flags,
     host_ptr: HostPtr,
     parent: Option<(Arc<Obj<MemObj>>, usize)>,
     properties: Vec<cl_mem_properties>,
+    image: Option<runtime::Image>,
 ) -> *mut c_void {
     let obj = Obj::create(MemObj {
         context,
@@ -150,6 +155,7 @@ fn new_mem(
         host_ptr,
         parent,
         properties,
+        image,
         map_count: AtomicU32::new(0),
         mappings: Mutex::new(Vec::new()),
         destructors: DestructorCallbacks::default(),
@@ -210,7 +216,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
     guard_create(errcode_ret, || {
         // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a sub-buffer object."
         let parent = Obj::<MemObj>::get(buffer)?;
-        if parent.parent.is_some() {
+        if parent.parent.is_some() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         check_flags(flags)?;
@@ -289,6 +295,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             host_ptr,
             Some((parent.clone(), region.origin)),
             Vec::new(),
+            None,
         ))
     })
 }
@@ -328,9 +335,15 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     guard(|| {
         let m = Obj::<MemObj>::get(memobj)?;
         let value = match param_name {
-            CL_MEM_TYPE => Ok(InfoValue::u32(CL_MEM_OBJECT_BUFFER)),
+            CL_MEM_TYPE => Ok(InfoValue::u32(
+                m.image.as_ref().map_or(CL_MEM_OBJECT_BUFFER, |i| {
+                    crate::image::mem_object_type(i.image_type())
+                }),
+            )),
             CL_MEM_FLAGS => Ok(InfoValue::u64(m.flags)),
-            CL_MEM_SIZE => Ok(InfoValue::usize(m.buffer.size())),
+            CL_MEM_SIZE => Ok(InfoValue::usize(
+                m.image.as_ref().map_or(m.buffer.size(), |i| i.size()),
+            )),
             CL_MEM_HOST_PTR => Ok(InfoValue::ptr(m.host_ptr.0)),
             CL_MEM_MAP_COUNT => Ok(InfoValue::u32(m.map_count.load(Ordering::SeqCst))),
             CL_MEM_REFERENCE_COUNT => Ok(InfoValue::u32(m.ref_count())),
@@ -352,8 +365,17 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 }
 
 /// A buffer argument of a command: valid, of the queue's context.
-fn command_buffer(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Arc<Obj<MemObj>>> {
+pub(crate) fn command_buffer(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Arc<Obj<MemObj>>> {
     // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object."
+    let m = command_mem(q, mem)?;
+    if m.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(m)
+}
+
+/// A memory object (buffer or image) of a command: valid, of the queue's context.
+pub(crate) fn command_mem(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Arc<Obj<MemObj>>> {
     let m = Obj::<MemObj>::get(mem)?;
     // "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same."
     if !Arc::ptr_eq(&m.context, &q.context) {
@@ -370,14 +392,14 @@ fn in_bounds(m: &MemObj, offset: usize, size: usize) -> bool {
 
 /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created with
 /// CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS" (and the write form).
-fn check_host_read(m: &MemObj) -> ClResult<()> {
+pub(crate) fn check_host_read(m: &MemObj) -> ClResult<()> {
     if m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
         return Err(CL_INVALID_OPERATION);
     }
     Ok(())
 }
 
-fn check_host_write(m: &MemObj) -> ClResult<()> {
+pub(crate) fn check_host_write(m: &MemObj) -> ClResult<()> {
     if m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
         return Err(CL_INVALID_OPERATION);
     }
@@ -573,7 +595,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
 ///
 /// # Safety
 /// `p` must be null or point to three `size_t`.
-unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
+pub(crate) unsafe fn triple(p: *const usize) -> ClResult<[usize; 3]> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -908,7 +930,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     })
 }
 
-fn forget_mapping(m: &MemObj, address: usize) -> bool {
+pub(crate) fn forget_mapping(m: &MemObj, address: usize) -> bool {
     let mut mappings = m.mappings.lock().unwrap_or_else(|p| p.into_inner());
     match mappings.iter().position(|&a| a == address) {
         Some(i) => {
@@ -932,7 +954,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     guard(|| {
         // SAFETY: the caller's wait list.
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
-        let m = command_buffer(&q, memobj)?;
+        let m = command_mem(&q, memobj)?;
         // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer
         // or clEnqueueMapImage for memobj." The mapping is recorded when the map is enqueued
         // and consumed when the unmap is, so a second unmap of one mapping is refused.

@@ -26,6 +26,16 @@ fn run_c_program(name: &str) -> Option<String> {
 }
 
 fn run_c_program_with(name: &str, args: &[&std::ffi::OsStr]) -> Option<String> {
+    run_c_program_env(name, args, &[])
+}
+
+/// As [`run_c_program_with`], with environment variables for the program (such as
+/// `OXCL_IMAGE_SUPPORT`).
+fn run_c_program_env(
+    name: &str,
+    args: &[&std::ffi::OsStr],
+    envs: &[(&str, &str)],
+) -> Option<String> {
     if !have("cc") || !loader_present() || !Path::new("/usr/include/CL/cl.h").exists() {
         eprintln!("skipped: needs cc, the OpenCL headers and libOpenCL.so (ocl-icd)");
         return None;
@@ -49,6 +59,7 @@ fn run_c_program_with(name: &str, args: &[&std::ffi::OsStr]) -> Option<String> {
     );
     let run = Command::new(&exe)
         .args(args)
+        .envs(envs.iter().copied())
         .env("OCL_ICD_VENDORS", &dir)
         .output()
         .expect("run the C program");
@@ -88,12 +99,23 @@ fn c_program_runs_kernels_through_the_loader() {
 
 #[test]
 fn c_program_gets_documented_error_codes_through_the_loader() {
-    let Some(output) = run_c_program("errors") else {
+    // The program checks the errors of a device without images.
+    let Some(output) = run_c_program_env("errors", &[], &[("OXCL_IMAGE_SUPPORT", "0")]) else {
         return;
     };
     let (passed, failed) = counts(&output);
     assert_eq!(failed, 0, "{output}");
     assert!(passed >= 79, "{output}");
+}
+
+#[test]
+fn c_program_creates_reads_writes_copies_fills_and_maps_images_through_the_loader() {
+    let Some(output) = run_c_program_env("images", &[], &[("OXCL_IMAGE_SUPPORT", "1")]) else {
+        return;
+    };
+    let (passed, failed) = counts(&output);
+    assert_eq!(failed, 0, "{output}");
+    assert!(passed >= 150, "{output}");
 }
 
 #[test]
@@ -132,9 +154,16 @@ fn clinfo_lists_oxcl_with_every_query_answered() {
     let Some(dir) = vendors_dir("clinfo") else {
         return;
     };
-    for args in [&[][..], &["--raw"][..]] {
+    // With and without images: clinfo then lists the image formats and limits too.
+    for (args, images) in [
+        (&[][..], "0"),
+        (&["--raw"][..], "0"),
+        (&[][..], "1"),
+        (&["--raw"][..], "1"),
+    ] {
         let out = Command::new("clinfo")
             .args(args)
+            .env("OXCL_IMAGE_SUPPORT", images)
             .env("OCL_ICD_VENDORS", &dir)
             .output()
             .expect("run clinfo");
@@ -160,6 +189,7 @@ fn clinfo_lists_oxcl_with_every_query_answered() {
         );
     }
     let out = Command::new("clinfo")
+        .env("OXCL_IMAGE_SUPPORT", "0")
         .env("OCL_ICD_VENDORS", &dir)
         .output()
         .expect("run clinfo");

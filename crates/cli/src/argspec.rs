@@ -1,8 +1,10 @@
 //! The `--arg SPEC` forms of `oxcl run`: `TYPE:VALUE`, `@PATH.npy`, `zeros:TYPE:COUNT`,
-//! `local:BYTES`.
+//! `local:BYTES`, `image:PATH.png`, `image:WIDTHxHEIGHT:FORMAT`,
+//! `sampler:COORDS,ADDRESSING,FILTER`.
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use crate::image_io::{self, ImageData};
 use crate::npy::{self, Npy};
 
 /// One parsed `--arg`.
@@ -14,6 +16,78 @@ pub enum ArgSpec {
     Buffer(Npy),
     /// `__local` memory of this many bytes.
     Local(usize),
+    /// A 2D image: from a PNG, or zero-filled of a size and format.
+    Image(ImageData),
+    /// A sampler.
+    Sampler(runtime::Sampler),
+}
+
+/// `image:PATH.png` or `image:WIDTHxHEIGHT:FORMAT`.
+fn parse_image(spec: &str, rest: &str) -> Result<ArgSpec> {
+    if rest.to_ascii_lowercase().ends_with(".png") {
+        let bytes = std::fs::read(rest).with_context(|| format!("reading {rest}"))?;
+        let image = image_io::decode_png(&bytes).with_context(|| format!("reading {rest}"))?;
+        return Ok(ArgSpec::Image(image));
+    }
+    let (size, format) = rest.split_once(':').ok_or_else(|| {
+        anyhow!("expected image:PATH.png or image:WIDTHxHEIGHT:FORMAT, got `{spec}`")
+    })?;
+    let (w, h) = size
+        .split_once('x')
+        .ok_or_else(|| anyhow!("expected WIDTHxHEIGHT in `{spec}`"))?;
+    let width: usize = w
+        .trim()
+        .parse()
+        .with_context(|| format!("bad width in `{spec}`"))?;
+    let height: usize = h
+        .trim()
+        .parse()
+        .with_context(|| format!("bad height in `{spec}`"))?;
+    let format = image_io::format_by_name(format.trim())?;
+    let len = width
+        .checked_mul(height)
+        .and_then(|n| n.checked_mul(format.element_size()))
+        .ok_or_else(|| anyhow!("`{spec}`: image too large"))?;
+    Ok(ArgSpec::Image(ImageData {
+        format,
+        width,
+        height,
+        data: vec![0; len],
+    }))
+}
+
+/// `sampler:COORDS,ADDRESSING,FILTER`: `normalized`/`unnormalized`; `none`, `clamp_to_edge`,
+/// `clamp`, `repeat`, `mirrored_repeat`; `nearest`/`linear`.
+fn parse_sampler(spec: &str, rest: &str) -> Result<ArgSpec> {
+    let parts: Vec<&str> = rest.split(',').map(str::trim).collect();
+    let [coords, addressing, filter] = parts[..] else {
+        bail!("expected sampler:COORDS,ADDRESSING,FILTER, got `{spec}`");
+    };
+    let normalized_coords = match coords {
+        "normalized" => true,
+        "unnormalized" => false,
+        other => bail!("`{other}` in `{spec}`: coordinates are normalized or unnormalized"),
+    };
+    let addressing = match addressing {
+        "none" => runtime::AddressingMode::None,
+        "clamp_to_edge" => runtime::AddressingMode::ClampToEdge,
+        "clamp" => runtime::AddressingMode::Clamp,
+        "repeat" => runtime::AddressingMode::Repeat,
+        "mirrored_repeat" => runtime::AddressingMode::MirroredRepeat,
+        other => bail!(
+            "`{other}` in `{spec}`: addressing is none, clamp_to_edge, clamp, repeat or mirrored_repeat"
+        ),
+    };
+    let filter = match filter {
+        "nearest" => runtime::FilterMode::Nearest,
+        "linear" => runtime::FilterMode::Linear,
+        other => bail!("`{other}` in `{spec}`: the filter is nearest or linear"),
+    };
+    Ok(ArgSpec::Sampler(runtime::Sampler {
+        normalized_coords,
+        addressing,
+        filter,
+    }))
 }
 
 /// An OpenCL C scalar or vector type name: element name, element size, components (3 for
@@ -76,6 +150,12 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
             .with_context(|| format!("bad byte count in `{spec}`"))?;
         return Ok(ArgSpec::Local(bytes));
     }
+    if let Some(rest) = spec.strip_prefix("image:") {
+        return parse_image(spec, rest);
+    }
+    if let Some(rest) = spec.strip_prefix("sampler:") {
+        return parse_sampler(spec, rest);
+    }
     if let Some(rest) = spec.strip_prefix("zeros:") {
         let (ty, count) = rest
             .split_once(':')
@@ -97,7 +177,10 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
         return Ok(ArgSpec::Buffer(Npy { descr, shape, data }));
     }
     let (ty_name, value) = spec.split_once(':').ok_or_else(|| {
-        anyhow!("expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT or local:BYTES, got `{spec}`")
+        anyhow!(
+            "expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT, local:BYTES, image:PATH.png, \
+             image:WIDTHxHEIGHT:FORMAT or sampler:COORDS,ADDRESSING,FILTER, got `{spec}`"
+        )
     })?;
     let ty = parse_type(ty_name)?;
     let parts: Vec<&str> = value.split(',').map(str::trim).collect();
@@ -220,6 +303,30 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(parse("local:256").unwrap(), ArgSpec::Local(256));
+    }
+
+    #[test]
+    fn images_and_samplers() {
+        match parse("image:3x2:rgba32f").unwrap() {
+            ArgSpec::Image(image) => {
+                assert_eq!((image.width, image.height), (3, 2));
+                assert_eq!(image.data.len(), 3 * 2 * 16);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            parse("sampler:unnormalized,clamp_to_edge,linear").unwrap(),
+            ArgSpec::Sampler(runtime::Sampler {
+                normalized_coords: false,
+                addressing: runtime::AddressingMode::ClampToEdge,
+                filter: runtime::FilterMode::Linear,
+            })
+        );
+        assert!(parse("image:3x2:rgb8").is_err());
+        assert!(parse("image:3:rgba8").is_err());
+        assert!(parse("image:/nonexistent.png").is_err());
+        assert!(parse("sampler:normalized,wrap,linear").is_err());
+        assert!(parse("sampler:normalized,clamp").is_err());
     }
 
     #[test]

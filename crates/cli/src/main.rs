@@ -2,6 +2,7 @@
 
 mod argspec;
 mod bench;
+mod image_io;
 mod mathcheck;
 mod npy;
 mod run;

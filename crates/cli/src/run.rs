@@ -1,5 +1,5 @@
 //! `oxcl run`: build a program, set arguments from the command line, run a kernel, write
-//! buffers back as `.npy`.
+//! buffers back as `.npy` and images as `.png`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::argspec::{self, ArgSpec};
+use crate::image_io::{self, ImageData};
 use crate::npy::Npy;
 
 #[derive(clap::Args)]
@@ -28,10 +29,17 @@ pub struct RunArgs {
     /// Build options.
     #[arg(long, allow_hyphen_values = true)]
     options: Option<String>,
-    /// One per kernel argument, in order: TYPE:VALUE, @PATH.npy, zeros:TYPE:COUNT, local:BYTES.
+    /// One per kernel argument, in order: TYPE:VALUE, @PATH.npy, zeros:TYPE:COUNT, local:BYTES,
+    /// image:PATH.png (a 2D image read from a PNG: gray → R, gray+alpha → RA, RGB/RGBA → RGBA;
+    /// UNORM_INT8 or, for 16-bit PNGs, UNORM_INT16), image:WIDTHxHEIGHT:FORMAT (a zeroed 2D
+    /// image; FORMAT is r8, ra8, rgba8, bgra8, r16, rgba16, r32f, rgba32f, rgba16f, r8ui,
+    /// rgba8ui, r32ui, rgba32ui, r32i or rgba32i), sampler:COORDS,ADDRESSING,FILTER (normalized
+    /// or unnormalized; none, clamp_to_edge, clamp, repeat or mirrored_repeat; nearest or
+    /// linear). Images need image support (OXCL_IMAGE_SUPPORT=1 until it is on by default).
     #[arg(long = "arg", allow_hyphen_values = true)]
     args: Vec<String>,
-    /// Write buffer argument INDEX after the run: INDEX=PATH.npy.
+    /// Write argument INDEX after the run: INDEX=PATH.npy for a buffer, INDEX=PATH.png for an
+    /// image (8- and 16-bit normalized formats as stored, others as RGBA 8-bit).
     #[arg(long = "out")]
     outs: Vec<String>,
     /// Print buffer argument INDEX after the run.
@@ -96,12 +104,35 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
 
     // Set the arguments, keeping each buffer with its initial contents and array shape.
     let mut buffers: Vec<Option<(runtime::Buffer, Npy)>> = Vec::new();
+    let mut images: Vec<Option<(runtime::Image, ImageData)>> = Vec::new();
     for (index, spec) in args.args.iter().enumerate() {
         let index_u32 = index as u32;
         let info = kernel.arg_info(index_u32)?;
         let spec = argspec::parse(spec).with_context(|| format!("--arg {index}"))?;
         let mut buffer = None;
+        let mut image = None;
         match (spec, info.kind) {
+            (ArgSpec::Image(data), runtime::ArgKind::Image) => {
+                let i = runtime::Image::new(
+                    &context,
+                    runtime::ImageAccess::ReadWrite,
+                    data.format,
+                    runtime::ImageShape {
+                        image_type: runtime::ImageType::Image2D,
+                        width: data.width,
+                        height: data.height,
+                        depth: 1,
+                        array_size: 1,
+                    },
+                    runtime::ImageSource::Copy(&data.data, runtime::HostPitches::default()),
+                )
+                .with_context(|| format!("--arg {index}"))?;
+                kernel.set_arg_image(index_u32, &i)?;
+                image = Some((i, data));
+            }
+            (ArgSpec::Sampler(sampler), runtime::ArgKind::Sampler) => {
+                kernel.set_arg_sampler(index_u32, &sampler)?;
+            }
             (ArgSpec::Buffer(npy), runtime::ArgKind::Global | runtime::ArgKind::Constant) => {
                 let b =
                     runtime::Buffer::from_slice(&context, runtime::MemFlags::default(), &npy.data)
@@ -126,6 +157,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     ArgSpec::Buffer(_) => "a buffer",
                     ArgSpec::Value { .. } => "a value",
                     ArgSpec::Local(_) => "local memory",
+                    ArgSpec::Image(_) => "an image",
+                    ArgSpec::Sampler(_) => "a sampler",
                 },
                 info.name,
                 match kind {
@@ -136,11 +169,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     runtime::ArgKind::Local => "a __local pointer (use local:BYTES)".to_string(),
                     runtime::ArgKind::Value { size } =>
                         format!("a value of {size} bytes (use TYPE:VALUE)"),
-                    runtime::ArgKind::Sampler => "a sampler".to_string(),
+                    runtime::ArgKind::Sampler =>
+                        "a sampler (use sampler:COORDS,ADDRESSING,FILTER)".to_string(),
+                    runtime::ArgKind::Image =>
+                        "an image (use image:PATH.png or image:WIDTHxHEIGHT:FORMAT)".to_string(),
                 }
             ),
         }
         buffers.push(buffer);
+        images.push(image);
     }
 
     let global = parse_dims(&args.global, "global")?;
@@ -167,6 +204,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             for (b, npy) in buffers.iter().flatten() {
                 b.write(0, &npy.data)?;
             }
+            for (i, data) in images.iter().flatten() {
+                i.write(
+                    [0; 3],
+                    i.full_region(),
+                    &data.data,
+                    runtime::HostPitches::default(),
+                )?;
+            }
         }
         let event = queue.nd_range(&kernel, &range)?;
         times.push(event.duration_ns());
@@ -188,6 +233,22 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         let index: usize = index
             .parse()
             .with_context(|| format!("bad index in --out `{out}`"))?;
+        if let Some((image, data)) = images.get(index).and_then(|i| i.as_ref()) {
+            if !path.to_ascii_lowercase().ends_with(".png") {
+                bail!("--out {index}: argument {index} is an image, written as INDEX=PATH.png");
+            }
+            let result = ImageData {
+                data: image.to_vec()?,
+                ..data.clone()
+            };
+            let bytes = image_io::encode_png(&result)?;
+            std::fs::write(path, bytes).with_context(|| format!("writing {path}"))?;
+            println!(
+                "wrote argument {index} to {path} ({}x{} image)",
+                data.width, data.height
+            );
+            continue;
+        }
         let (b, npy) = buffers
             .get(index)
             .and_then(|b| b.as_ref())

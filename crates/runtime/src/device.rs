@@ -65,14 +65,80 @@ pub struct Device {
     pub extensions: Vec<String>,
     /// OpenCL C 3.0 optional features that work on this device.
     pub features: Vec<String>,
+    /// `CL_DEVICE_IMAGE_SUPPORT`: the one switch for images and samplers. Off by default until
+    /// the engines execute image instructions; `OXCL_IMAGE_SUPPORT=1` (or `0`) in the
+    /// environment overrides the default. When on, image objects can be created, the compiler
+    /// defines `__IMAGE_SUPPORT__` and the `__opencl_c_images` features are reported.
+    pub image_support: bool,
+    /// The image limits (API 4.2), reported when [`Device::image_support`] is on.
+    pub image_limits: ImageLimits,
 }
+
+/// Image limits of the device (API 4.2 "Querying Devices").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageLimits {
+    /// `CL_DEVICE_IMAGE2D_MAX_WIDTH` (also the limit of 1D images and arrays).
+    pub image2d_max_width: usize,
+    pub image2d_max_height: usize,
+    pub image3d_max_width: usize,
+    pub image3d_max_height: usize,
+    pub image3d_max_depth: usize,
+    /// `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE`, in texels.
+    pub image_max_buffer_size: usize,
+    pub image_max_array_size: usize,
+    pub max_samplers: u32,
+    pub max_read_image_args: u32,
+    pub max_write_image_args: u32,
+    pub max_read_write_image_args: u32,
+    /// `CL_DEVICE_IMAGE_PITCH_ALIGNMENT`, in pixels.
+    pub pitch_alignment: u32,
+    /// `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`, in pixels.
+    pub base_address_alignment: u32,
+}
+
+impl ImageLimits {
+    /// Limits for a CPU device: the full-profile minimums of the 2D/3D sizes and argument counts
+    /// raised where host memory makes it free. Images are plain host memory read texel by texel,
+    /// so no pitch or base alignment beyond one pixel is needed.
+    fn host(max_mem_alloc_size: u64) -> ImageLimits {
+        ImageLimits {
+            image2d_max_width: 16384,
+            image2d_max_height: 16384,
+            image3d_max_width: 2048,
+            image3d_max_height: 2048,
+            image3d_max_depth: 2048,
+            // Texels of at most 16 bytes must fit one allocation.
+            image_max_buffer_size: (max_mem_alloc_size / 16).min(1 << 30) as usize,
+            image_max_array_size: 2048,
+            max_samplers: 16,
+            max_read_image_args: 128,
+            max_write_image_args: 64,
+            max_read_write_image_args: 64,
+            pitch_alignment: 1,
+            base_address_alignment: 1,
+        }
+    }
+}
+
+/// Is image support on? `OXCL_IMAGE_SUPPORT=1`/`0` overrides the default (off).
+fn image_support_from_env() -> bool {
+    match std::env::var("OXCL_IMAGE_SUPPORT").as_deref() {
+        Ok("1" | "true" | "on") => true,
+        Ok("0" | "false" | "off") => false,
+        _ => IMAGE_SUPPORT_DEFAULT,
+    }
+}
+
+/// The default of [`Device::image_support`].
+pub const IMAGE_SUPPORT_DEFAULT: bool = false;
 
 impl Device {
     /// The device for this machine.
     pub fn host_cpu() -> Device {
         let compute_units = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
         let global_mem_size = physical_memory().unwrap_or(4 << 30);
-        Device {
+        let max_mem_alloc_size = (global_mem_size / 4).max(128 << 20);
+        let mut device = Device {
             name: cpu_name().unwrap_or_else(|| "CPU".to_string()),
             compute_units,
             max_work_group_size: 1024,
@@ -80,7 +146,7 @@ impl Device {
             address_bits: 64,
             global_mem_size,
             local_mem_size: 64 << 10,
-            max_mem_alloc_size: (global_mem_size / 4).max(128 << 20),
+            max_mem_alloc_size,
             max_constant_buffer_size: 64 << 10,
             extensions: [
                 "cl_khr_byte_addressable_store",
@@ -107,6 +173,27 @@ impl Device {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+            image_support: false,
+            image_limits: ImageLimits::host(max_mem_alloc_size),
+        };
+        device.set_image_support(image_support_from_env());
+        device
+    }
+
+    /// Turns image support on or off, with the OpenCL C features that go with it
+    /// (`__opencl_c_images`, `__opencl_c_read_write_images`, `__opencl_c_3d_image_writes`).
+    pub fn set_image_support(&mut self, on: bool) {
+        const IMAGE_FEATURES: [&str; 3] = [
+            "__opencl_c_images",
+            "__opencl_c_read_write_images",
+            "__opencl_c_3d_image_writes",
+        ];
+        self.image_support = on;
+        self.features
+            .retain(|f| !IMAGE_FEATURES.contains(&f.as_str()));
+        if on {
+            self.features
+                .extend(IMAGE_FEATURES.iter().map(|s| s.to_string()));
         }
     }
 
@@ -153,7 +240,7 @@ impl Device {
             address_bits: self.address_bits,
             extensions: self.extensions.clone(),
             features: self.features.clone(),
-            image_support: false,
+            image_support: self.image_support,
             endian_little: cfg!(target_endian = "little"),
         }
     }

@@ -26,9 +26,9 @@ impl Device {
         1 << 20
     }
 
-    /// `CL_DEVICE_IMAGE_SUPPORT`: images are not supported yet.
+    /// `CL_DEVICE_IMAGE_SUPPORT`: the [`Device::image_support`] switch.
     pub fn image_support(&self) -> bool {
-        false
+        self.image_support
     }
 
     /// `CL_DEVICE_QUEUE_ON_HOST_PROPERTIES`: out-of-order execution and profiling (as

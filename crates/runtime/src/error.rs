@@ -45,6 +45,20 @@ pub enum Error {
     OutOfBounds(String),
     #[error("out of host memory allocating {0} bytes")]
     OutOfHostMemory(usize),
+    #[error("invalid operation: {0}")]
+    InvalidOperation(String),
+    #[error("invalid image size: {0}")]
+    InvalidImageSize(String),
+    #[error("invalid image descriptor: {0}")]
+    InvalidImageDescriptor(String),
+    #[error("invalid image format descriptor: {0}")]
+    InvalidImageFormatDescriptor(String),
+    #[error("image format not supported: {0}")]
+    ImageFormatNotSupported(String),
+    #[error("the source and destination images have different formats")]
+    ImageFormatMismatch,
+    #[error("the source and destination regions overlap")]
+    CopyOverlap,
     #[error("kernel execution failed: {0}")]
     Execution(#[from] exec::ExecError),
 }
@@ -72,6 +86,13 @@ impl Error {
             Error::InvalidBufferSize(_) => -61,
             Error::InvalidHostPtr(_) => -37,
             Error::OutOfHostMemory(_) => -6,
+            Error::InvalidOperation(_) => -59,
+            Error::InvalidImageSize(_) => -40,
+            Error::InvalidImageDescriptor(_) => -65,
+            Error::InvalidImageFormatDescriptor(_) => -39,
+            Error::ImageFormatNotSupported(_) => -10,
+            Error::ImageFormatMismatch => -9,
+            Error::CopyOverlap => -8,
             // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST is for waits; a failed kernel is
             // reported as CL_OUT_OF_RESOURCES, as implementations do for faulting kernels.
             Error::Execution(_) => -5,

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::program::Executable;
-use crate::{Buffer, Error, Program, Result};
+use crate::{Buffer, Error, Image, Program, Result, Sampler};
 
 /// How an argument is passed (the address qualifier of `clGetKernelArgInfo`, plus by-value size).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -18,6 +18,8 @@ pub enum ArgKind {
     Value { size: usize },
     /// A `sampler_t`.
     Sampler,
+    /// An image (`image2d_t`, …): the host gives an image memory object.
+    Image,
 }
 
 /// One argument's description.
@@ -36,6 +38,7 @@ pub(crate) enum ArgValue {
     Null,
     Bytes(Vec<u8>),
     Local(usize),
+    Image(Image),
 }
 
 /// A kernel. Clones share argument values (like retained `cl_kernel` handles).
@@ -195,6 +198,37 @@ impl Kernel {
             }
         }
         self.set(index, ArgValue::Bytes(bytes.to_vec()));
+        Ok(())
+    }
+
+    /// Sets an image argument (API 5.9.2: "If the argument is an image object, the arg_value
+    /// pointer ... the image object").
+    pub fn set_arg_image(&self, index: u32, image: &Image) -> Result<()> {
+        match self.arg_info(index)?.kind {
+            ArgKind::Image => {}
+            other => {
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: format!("an image given for a {other:?} argument"),
+                })
+            }
+        }
+        self.set(index, ArgValue::Image(image.clone()));
+        Ok(())
+    }
+
+    /// Sets a `sampler_t` argument: the engines receive the 32-bit encoded sampler value.
+    pub fn set_arg_sampler(&self, index: u32, sampler: &Sampler) -> Result<()> {
+        if self.arg_info(index)?.kind != ArgKind::Sampler {
+            return Err(Error::InvalidArgValue {
+                index,
+                reason: "a sampler given for an argument that is not a sampler_t".into(),
+            });
+        }
+        self.set(
+            index,
+            ArgValue::Bytes(sampler.encode().to_le_bytes().to_vec()),
+        );
         Ok(())
     }
 

@@ -1,5 +1,5 @@
 //! Host objects of OpenCL in idiomatic Rust: platform, device, context, buffers, programs,
-//! kernels, command queues and events.
+//! images, samplers, kernels, command queues and events.
 //!
 //! This is the layer the C API (`capi`) and the `oxcl` command line sit on. It knows no C types.
 //! The pipeline behind a program build: OpenCL C source → `clc::compile` → SPIR-V →
@@ -17,19 +17,30 @@ mod context;
 mod device;
 mod device_caps;
 mod error;
+mod image;
 mod kernel;
 mod program;
 mod queue;
 mod spec_constants;
+mod sampler;
 
 pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
 pub use device::{Device, Platform};
+pub use device::{ImageLimits, IMAGE_SUPPORT_DEFAULT};
+pub use devlib::image::{
+    read_texel, write_texel, ChannelOrder, ChannelType, ImageFormat, Texel, TexelKind,
+};
+pub use devlib::image_desc::{ImageDesc, ImageType};
 pub use error::Error;
+pub use image::{
+    format_supported, supported_formats, HostPitches, Image, ImageAccess, ImageShape, ImageSource,
+};
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 pub use spec_constants::SpecConstantType;
+pub use sampler::{AddressingMode, FilterMode, Sampler};
 
 /// A result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -222,6 +222,7 @@ impl Queue {
             .iter()
             .filter_map(|a| match a {
                 ArgValue::Buffer(b) => Some(b),
+                ArgValue::Image(image) => Some(image.storage()),
                 _ => None,
             })
             .collect();
@@ -238,6 +239,7 @@ impl Queue {
                 ArgValue::Null => exec::ArgValue::Null,
                 ArgValue::Bytes(bytes) => exec::ArgValue::Bytes(bytes.clone()),
                 ArgValue::Local(size) => exec::ArgValue::Local(*size),
+                ArgValue::Image(image) => image.exec_arg(),
             })
             .collect();
         let launch = exec::Launch {
