@@ -14,8 +14,8 @@ use crate::memory::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;
-use crate::subgroup::*;
 use crate::sampler::*;
+use crate::subgroup::*;
 use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.

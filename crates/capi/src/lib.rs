@@ -32,7 +32,7 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
-pub mod subgroup;
 pub mod sampler;
+pub mod subgroup;
 pub mod types;
 pub mod unsupported;

@@ -35,7 +35,7 @@ pub struct RunArgs {
     /// image; FORMAT is r8, ra8, rgba8, bgra8, r16, rgba16, r32f, rgba32f, rgba16f, r8ui,
     /// rgba8ui, r32ui, rgba32ui, r32i or rgba32i), sampler:COORDS,ADDRESSING,FILTER (normalized
     /// or unnormalized; none, clamp_to_edge, clamp, repeat or mirrored_repeat; nearest or
-    /// linear). Images need image support (OXCL_IMAGE_SUPPORT=1 until it is on by default).
+    /// linear).
     #[arg(long = "arg", allow_hyphen_values = true)]
     args: Vec<String>,
     /// Write argument INDEX after the run: INDEX=PATH.npy for a buffer, INDEX=PATH.png for an

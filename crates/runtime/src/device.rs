@@ -65,8 +65,8 @@ pub struct Device {
     pub extensions: Vec<String>,
     /// OpenCL C 3.0 optional features that work on this device.
     pub features: Vec<String>,
-    /// `CL_DEVICE_IMAGE_SUPPORT`: the one switch for images and samplers. Off by default until
-    /// the engines execute image instructions; `OXCL_IMAGE_SUPPORT=1` (or `0`) in the
+    /// `CL_DEVICE_IMAGE_SUPPORT`: the one switch for images and samplers. On by default (both
+    /// engines execute the image instructions); `OXCL_IMAGE_SUPPORT=0` (or `1`) in the
     /// environment overrides the default. When on, image objects can be created, the compiler
     /// defines `__IMAGE_SUPPORT__` and the `__opencl_c_images` features are reported.
     pub image_support: bool,
@@ -120,7 +120,7 @@ impl ImageLimits {
     }
 }
 
-/// Is image support on? `OXCL_IMAGE_SUPPORT=1`/`0` overrides the default (off).
+/// Is image support on? `OXCL_IMAGE_SUPPORT=1`/`0` overrides the default (on).
 fn image_support_from_env() -> bool {
     match std::env::var("OXCL_IMAGE_SUPPORT").as_deref() {
         Ok("1" | "true" | "on") => true,
@@ -130,7 +130,7 @@ fn image_support_from_env() -> bool {
 }
 
 /// The default of [`Device::image_support`].
-pub const IMAGE_SUPPORT_DEFAULT: bool = false;
+pub const IMAGE_SUPPORT_DEFAULT: bool = true;
 
 impl Device {
     /// The device for this machine.

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::program::Executable;
-use crate::{Buffer, Error, Image, Program, Result, Sampler};
+use crate::{Buffer, Error, Image, ImageAccess, Program, Result, Sampler};
 
 /// How an argument is passed (the address qualifier of `clGetKernelArgInfo`, plus by-value size).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,13 +135,7 @@ impl Kernel {
                 size: *size as usize,
             },
             kir::ArgKind::Sampler => ArgKind::Sampler,
-            // FIXME(issue 6): image arguments on the host side (img-host) are not supported yet.
-            kir::ArgKind::Image(_) => {
-                return Err(Error::InvalidArgValue {
-                    index,
-                    reason: "image arguments are not supported yet".into(),
-                })
-            }
+            kir::ArgKind::Image(_) => ArgKind::Image,
         };
         Ok(ArgInfo {
             name: arg.name.clone(),
@@ -204,14 +198,18 @@ impl Kernel {
     /// Sets an image argument (API 5.9.2: "If the argument is an image object, the arg_value
     /// pointer ... the image object").
     pub fn set_arg_image(&self, index: u32, image: &Image) -> Result<()> {
-        match self.arg_info(index)?.kind {
-            ArgKind::Image => {}
-            other => {
+        let declared = match &self.desc().args.get(index as usize).map(|a| &a.kind) {
+            Some(kir::ArgKind::Image(declared)) => *declared,
+            _ => {
+                let other = self.arg_info(index)?.kind;
                 return Err(Error::InvalidArgValue {
                     index,
                     reason: format!("an image given for a {other:?} argument"),
-                })
+                });
             }
+        };
+        if let Some(reason) = image_arg_mismatch(&declared, image) {
+            return Err(Error::InvalidArgValue { index, reason });
         }
         self.set(index, ArgValue::Image(image.clone()));
         Ok(())
@@ -333,4 +331,41 @@ impl Kernel {
             })
             .sum()
     }
+}
+
+/// Why `image` cannot be bound to an argument declared as `declared`, if it cannot: the image
+/// type must be the declared one, and (API 5.9.2, clSetKernelArg) a `read_only` argument takes
+/// no `CL_MEM_WRITE_ONLY` image, a `write_only` argument no `CL_MEM_READ_ONLY` image.
+fn image_arg_mismatch(declared: &kir::ImageArg, image: &Image) -> Option<String> {
+    use devlib::image_desc::ImageType as T;
+    use kir::ImageDim as D;
+    let ty = image.image_type();
+    let type_ok = match (declared.dim, declared.arrayed) {
+        (D::D1, false) => ty == T::Image1D,
+        (D::D1, true) => ty == T::Image1DArray,
+        (D::D2, false) => ty == T::Image2D,
+        (D::D2, true) => ty == T::Image2DArray,
+        (D::D3, _) => ty == T::Image3D,
+        (D::Buffer, _) => ty == T::Image1DBuffer,
+    };
+    if !type_ok {
+        return Some(format!(
+            "a {ty:?} image given for an argument declared {}",
+            declared.name()
+        ));
+    }
+    let access = image.access();
+    let access_ok = match declared.access {
+        kir::ImageAccess::ReadOnly => access != ImageAccess::WriteOnly,
+        kir::ImageAccess::WriteOnly => access != ImageAccess::ReadOnly,
+        kir::ImageAccess::ReadWrite => {
+            !matches!(access, ImageAccess::ReadOnly | ImageAccess::WriteOnly)
+        }
+    };
+    (!access_ok).then(|| {
+        format!(
+            "an image created {access:?} given for an argument declared {}",
+            declared.name()
+        )
+    })
 }

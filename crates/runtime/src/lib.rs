@@ -21,8 +21,8 @@ mod image;
 mod kernel;
 mod program;
 mod queue;
-mod spec_constants;
 mod sampler;
+mod spec_constants;
 
 pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
@@ -39,8 +39,8 @@ pub use image::{
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
-pub use spec_constants::SpecConstantType;
 pub use sampler::{AddressingMode, FilterMode, Sampler};
+pub use spec_constants::SpecConstantType;
 
 /// A result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
