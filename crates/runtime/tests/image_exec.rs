@@ -781,3 +781,173 @@ fn mismatched_or_short_images_are_errors() {
         }
     }
 }
+
+// ---------------------------------------------------------------- PoCL, texel by texel
+
+const POCL_SCRIPT: &str = r#"
+import json, sys
+import numpy as np
+import pyopencl as cl
+spec = json.load(open(sys.argv[1]))
+ctx = cl.Context([d for p in cl.get_platforms() for d in p.get_devices()
+                  if 'pthread' in d.name or 'cpu' in d.name.lower()][:1])
+q = cl.CommandQueue(ctx)
+prg = cl.Program(ctx, spec['source']).build()
+modes = {0: cl.addressing_mode.NONE, 2: cl.addressing_mode.CLAMP_TO_EDGE,
+         4: cl.addressing_mode.CLAMP, 6: cl.addressing_mode.REPEAT,
+         8: cl.addressing_mode.MIRRORED_REPEAT}
+for c in spec['cases']:
+    fmt = cl.ImageFormat(getattr(cl.channel_order, c['order']), getattr(cl.channel_type, c['type']))
+    raw = np.fromfile(c['image'], dtype=np.uint8)
+    img = cl.Image(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, fmt,
+                   shape=(c['w'], c['h']), hostbuf=raw)
+    coords = np.fromfile(c['coords'], dtype=np.float32)
+    n = len(coords) // 2
+    cb = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=coords)
+    ob = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 16 * n)
+    s = c['sampler']
+    smp = cl.Sampler(ctx, bool(s & 1), modes[s & 0xe],
+                     cl.filter_mode.LINEAR if s & 0x20 else cl.filter_mode.NEAREST)
+    prg.sample2d(q, (n,), None, img, smp, cb, ob)
+    out = np.empty(4 * n, dtype=np.float32)
+    cl.enqueue_copy(q, out, ob)
+    out.tofile(c['out'])
+"#;
+
+fn pocl_usable() -> bool {
+    Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "import pyopencl as cl; assert any(d.image_support for p in cl.get_platforms() for d in p.get_devices())",
+        ])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn sampled_reads_match_pocl_texel_by_texel() {
+    if !pocl_usable() {
+        eprintln!("skipping: /usr/bin/python3 with pyopencl and an image-capable OpenCL device (PoCL) is not available");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("image_pocl_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (w, h) = (6usize, 4usize);
+    // A deterministic pattern; unorm bytes and floats in [0, 4).
+    let unorm: Vec<u8> = (0..w * h * 4)
+        .map(|k| ((k * 37 + 11) % 256) as u8)
+        .collect();
+    let float: Vec<u8> = (0..w * h * 4)
+        .flat_map(|k| (((k * 29 + 5) % 64) as f32 / 16.0).to_le_bytes())
+        .collect();
+    let formats = [
+        ("RGBA", "UNORM_INT8", ChannelType::UnormInt8, unorm),
+        ("RGBA", "FLOAT", ChannelType::Float, float),
+    ];
+    let mut coords: Vec<[f32; 2]> = Vec::new();
+    for k in 0..40 {
+        let x = (k as f32 * 0.731).rem_euclid(1.0) * 8.0 - 1.0;
+        let y = (k as f32 * 0.377 + 0.1).rem_euclid(1.0) * 6.0 - 1.0;
+        coords.push([x, y]);
+    }
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    let m = by_clc(SAMPLE_2D);
+    for (fi, (order, ty, ct, bytes)) in formats.iter().enumerate() {
+        let desc = ImageDesc::packed(ImageType::Image2D, fmt(ChannelOrder::RGBA, *ct), w, h, 1, 1);
+        let image_path = dir.join(format!("img{fi}.bin"));
+        std::fs::write(&image_path, bytes).expect("write image");
+        for norm in [false, true] {
+            let modes: &[u32] = if norm {
+                &[CLAMP_TO_EDGE, CLAMP, REPEAT, MIRRORED_REPEAT]
+            } else {
+                &[CLAMP_TO_EDGE, CLAMP]
+            };
+            for &mode in modes {
+                for filter in [NEAREST, LINEAR] {
+                    let sampler = mode | filter | if norm { NORMALIZED } else { 0 };
+                    let cs: Vec<[f32; 2]> = coords
+                        .iter()
+                        .map(|c| {
+                            if norm {
+                                [c[0] / w as f32, c[1] / h as f32]
+                            } else {
+                                *c
+                            }
+                        })
+                        .collect();
+                    let cbytes: Vec<u8> = cs.iter().flat_map(|c| float_bytes(c)).collect();
+                    let k = cases.len();
+                    let coords_path = dir.join(format!("coords{k}.bin"));
+                    std::fs::write(&coords_path, &cbytes).expect("write coords");
+                    let out = run_both(
+                        &m,
+                        "sample2d",
+                        &[
+                            Arg::Img(bytes.clone(), desc),
+                            Arg::Bytes(sampler.to_le_bytes().to_vec()),
+                            Arg::Buf(cbytes),
+                            Arg::Buf(vec![0; 16 * cs.len()]),
+                        ],
+                        [cs.len() as u64, 1],
+                    );
+                    ours.push((
+                        format!("{ty} sampler {sampler:#x}"),
+                        cs.clone(),
+                        floats(&out[3]),
+                    ));
+                    cases.push(format!(
+                        r#"{{"order": "{order}", "type": "{ty}", "w": {w}, "h": {h}, "image": {:?}, "coords": {:?}, "sampler": {sampler}, "out": {:?}}}"#,
+                        image_path.to_string_lossy(),
+                        coords_path.to_string_lossy(),
+                        dir.join(format!("out{k}.bin")).to_string_lossy(),
+                    ));
+                }
+            }
+        }
+    }
+    let spec = format!(
+        r#"{{"source": {:?}, "cases": [{}]}}"#,
+        SAMPLE_2D,
+        cases.join(", ")
+    );
+    let spec_path = dir.join("spec.json");
+    std::fs::write(&spec_path, spec).expect("write spec");
+    let script_path = dir.join("pocl.py");
+    std::fs::write(&script_path, POCL_SCRIPT).expect("write script");
+    let run = Command::new("/usr/bin/python3")
+        .arg(&script_path)
+        .arg(&spec_path)
+        .output()
+        .expect("python3");
+    assert!(
+        run.status.success(),
+        "PoCL script failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for (k, (what, cs, got)) in ours.iter().enumerate() {
+        let pocl = floats(&std::fs::read(dir.join(format!("out{k}.bin"))).expect("PoCL output"));
+        for (i, c) in cs.iter().enumerate() {
+            for ch in 0..4 {
+                let (a, b) = (got[4 * i + ch], pocl[4 * i + ch]);
+                // Nearest is exact; linear within the chapter's filtering tolerance (§9.3 lets
+                // the weights be computed with reduced precision: 1/256 of the texel range).
+                // Normalized reads convert within 1.5 ulp (env §9.4.1): 1.2e-7 covers [0, 1].
+                let linear = what.contains("sampler 0x2");
+                let tol = if linear {
+                    4.0 / 256.0
+                } else if what.starts_with("UNORM") {
+                    1.2e-7
+                } else {
+                    0.0
+                };
+                assert!(
+                    (a - b).abs() <= tol,
+                    "{what} coord {c:?} channel {ch}: oxcl {a}, PoCL {b}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
