@@ -21,6 +21,8 @@ fn env() -> spv::valid::Env {
         .with_feature(feature::IMAGE_3D_WRITES)
         .with_extension("cl_khr_3d_image_writes")
         .with_extension("cl_khr_depth_images")
+        .with_extension("cl_khr_mipmap_image")
+        .with_extension("cl_khr_mipmap_image_writes")
 }
 
 fn lower(bytes: &[u8], who: &str) -> kir::Module {
@@ -950,4 +952,124 @@ fn sampled_reads_match_pocl_texel_by_texel() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const MISC: &str = "
+float fetch(read_only image2d_depth_t d, sampler_t s, float2 c) { return read_imagef(d, s, c); }
+kernel void misc(read_only image2d_depth_t d, read_only image1d_buffer_t b, read_only image1d_t h,
+                 write_only image2d_depth_t dw, global float *out) {
+    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    out[0] = fetch(d, s, (float2)(1.5f, 0.5f));
+    out[1] = read_imagef(d, (int2)(0, 1));
+    float4 t = read_imagef(b, 2);
+    out[2] = t.x;
+    out[3] = t.w;
+    out[4] = get_image_width(b);
+    float4 hv = read_imagef(h, s, 1.5f);
+    out[5] = hv.y;
+    out[6] = hv.w;
+    out[7] = get_image_channel_order(d);
+    write_imagef(dw, (int2)(1, 0), 0.75f);
+}";
+
+#[test]
+fn depth_buffer_and_half_images_through_a_helper_function() {
+    let depth_f = fmt(ChannelOrder::Depth, ChannelType::Float);
+    let d = ImageDesc::packed(ImageType::Image2D, depth_f, 2, 2, 1, 1);
+    let b = ImageDesc::packed(
+        ImageType::Image1DBuffer,
+        fmt(ChannelOrder::R, ChannelType::Float),
+        4,
+        1,
+        1,
+        1,
+    );
+    let h = ImageDesc::packed(
+        ImageType::Image1D,
+        fmt(ChannelOrder::RG, ChannelType::HalfFloat),
+        3,
+        1,
+        1,
+        1,
+    );
+    let half_bytes: Vec<u8> = [1.0f32, 0.5, 2.0, 0.25, 3.0, 0.125]
+        .iter()
+        .flat_map(|&x| half::f16::from_f32(x).to_bits().to_le_bytes())
+        .collect();
+    let dw = ImageDesc::packed(
+        ImageType::Image2D,
+        fmt(ChannelOrder::Depth, ChannelType::UnormInt16),
+        2,
+        1,
+        1,
+        1,
+    );
+    for (who, m) in modules(MISC) {
+        let out = run_both(
+            &m,
+            "misc",
+            &[
+                Arg::Img(float_bytes(&[0.1, 0.2, 0.3, 0.4]), d),
+                Arg::Img(float_bytes(&[5.0, 6.0, 7.0, 8.0]), b),
+                Arg::Img(half_bytes.clone(), h),
+                Arg::Img(vec![0; 4], dw),
+                Arg::Buf(vec![0; 32]),
+            ],
+            [1, 1],
+        );
+        let got = floats(&out[4]);
+        // Depth reads return the one channel; R images read (r, 0, 0, 1) (env §9.6 Table 9);
+        // the RG half image at 1.5 reads texel 1, alpha 1; CL_DEPTH is 0x10BD.
+        assert_eq!(
+            got,
+            [0.2, 0.3, 7.0, 1.0, 4.0, 0.25, 1.0, 0x10BD as f32],
+            "{who}"
+        );
+        // 0.75 × 65535 = 49151.25 → 49151 (round to nearest even, env §9.4.1).
+        assert_eq!(&out[3], &[0, 0, 0xff, 0xbf], "{who}");
+    }
+}
+
+const MIPMAPS: &str = "
+kernel void mip(read_only image2d_t img, write_only image2d_t w, global float *out) {
+    const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    out[0] = read_imagef(img, s, (float2)(0.5f, 0.5f), 1.0f).x;
+    out[1] = read_imagef(img, s, (float2)(0.5f, 0.5f), 0.25f).x;
+    out[2] = read_imagef(img, s, (float2)(0.5f, 0.5f), 7.0f).x;
+    out[3] = get_image_num_mip_levels(img);
+    write_imagef(w, (int2)(1, 0), 1, (float4)(0.5f));
+}";
+
+/// cl_khr_mipmap_image(_writes), with clang's built-ins (clc does not declare the mipmap
+/// overloads yet).
+#[test]
+fn mip_levels_with_explicit_lod() {
+    let Some(m) = by_clang(MIPMAPS) else {
+        return;
+    };
+    let f = fmt(ChannelOrder::R, ChannelType::Float);
+    let mut img = ImageDesc::packed(ImageType::Image2D, f, 4, 4, 1, 1);
+    img.mip_levels = 3; // 4x4 of 1.0, 2x2 of 2.0, 1x1 of 3.0
+    let levels: Vec<f32> = [1.0f32; 16]
+        .into_iter()
+        .chain([2.0; 4])
+        .chain([3.0])
+        .collect();
+    let mut w = ImageDesc::packed(ImageType::Image2D, f, 4, 4, 1, 1);
+    w.mip_levels = 2; // level 1 (2x2) starts at byte 64
+    let out = run_both(
+        &m,
+        "mip",
+        &[
+            Arg::Img(float_bytes(&levels), img),
+            Arg::Img(vec![0; w.byte_len()], w),
+            Arg::Buf(vec![0; 16]),
+        ],
+        [1, 1],
+    );
+    // Nearest mip selection: lod 1 → level 1, lod 0.25 → level 0, lod 7 → the last level.
+    assert_eq!(floats(&out[2]), [2.0, 1.0, 3.0, 3.0]);
+    let written = floats(&out[1]);
+    assert_eq!(written[16 + 1], 0.5);
+    assert_eq!(written.iter().filter(|&&x| x != 0.0).count(), 1);
 }
