@@ -1073,3 +1073,93 @@ fn mip_levels_with_explicit_lod() {
     assert_eq!(written[16 + 1], 0.5);
     assert_eq!(written.iter().filter(|&&x| x != 0.0).count(), 1);
 }
+
+const SRGB_AND_BORDERS: &str = "
+kernel void srgb(read_only image1d_t s, read_only image2d_t r, write_only image1d_t ws,
+                 global float4 *out) {
+    const sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+    out[0] = read_imagef(s, 0);
+    out[1] = read_imagef(s, lin, 1.0f);
+    out[2] = read_imagef(s, lin, -0.25f);
+    out[3] = read_imagef(r, (int2)(-1, 0));
+    out[4] = read_imagef(r, (int2)(0, 5));
+    write_imagef(ws, 0, (float4)(0.5f, 0.0f, 1.0f, 0.5f));
+}";
+
+/// sRGB (env §9.4.5: converted to linear before filtering, back on writes) and the border
+/// color (OpenCL C 6.13.14.1) of clamped and out-of-range sampler-less reads.
+#[test]
+fn srgb_conversions_and_border_colors() {
+    let srgba = fmt(ChannelOrder::SRGBA, ChannelType::UnormInt8);
+    let s = ImageDesc::packed(ImageType::Image1D, srgba, 2, 1, 1, 1);
+    let r = ImageDesc::packed(
+        ImageType::Image2D,
+        fmt(ChannelOrder::R, ChannelType::Float),
+        1,
+        1,
+        1,
+        1,
+    );
+    // The sRGB → linear formula of env §9.4.5, in f64.
+    let to_linear = |c: u8| {
+        let x = f64::from(c) / 255.0;
+        (if x <= 0.04045 {
+            x / 12.92
+        } else {
+            ((x + 0.055) / 1.055).powf(2.4)
+        }) as f32
+    };
+    let to_srgb = |y: f64| {
+        let x = if y < 0.0031308 {
+            12.92 * y
+        } else {
+            1.055 * y.powf(1.0 / 2.4) - 0.055
+        };
+        (x * 255.0).round_ties_even() as u8
+    };
+    let texels = [10u8, 100, 200, 51, 255, 0, 128, 255];
+    for (who, m) in modules(SRGB_AND_BORDERS) {
+        let out = run_both(
+            &m,
+            "srgb",
+            &[
+                Arg::Img(texels.to_vec(), s),
+                Arg::Img(float_bytes(&[9.0]), r),
+                Arg::Img(vec![0; 8], s),
+                Arg::Buf(vec![0; 16 * 5]),
+            ],
+            [1, 1],
+        );
+        let got = floats(&out[3]);
+        let t0 = [to_linear(10), to_linear(100), to_linear(200), 51.0 / 255.0];
+        let t1 = [to_linear(255), to_linear(0), to_linear(128), 1.0];
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-6;
+        for c in 0..4 {
+            assert!(
+                close(got[c], t0[c]),
+                "{who} texel 0 channel {c}: {}",
+                got[c]
+            );
+            // Linear at u = 1.0: halfway between texels 0 and 1, after conversion to linear.
+            let mid = 0.5 * t0[c] + 0.5 * t1[c];
+            assert!(
+                close(got[4 + c], mid),
+                "{who} mid channel {c}: {}",
+                got[4 + c]
+            );
+            // u = -0.25: i0 = -1 (border, transparent black for sRGBA), i1 = 0, a = 0.25.
+            assert!(close(got[8 + c], 0.25 * t0[c]), "{who} edge channel {c}");
+        }
+        // CL_R border color: (0, 0, 0, 1).
+        assert_eq!(
+            &got[12..20],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+            "{who}"
+        );
+        assert_eq!(
+            &out[2][..4],
+            &[to_srgb(0.5), 0, 255, 128],
+            "{who} sRGB write (alpha stays linear: 0.5 × 255 = 127.5 → 128)"
+        );
+    }
+}
