@@ -13,21 +13,29 @@ use exec::{ArgValue, Engine, Interpreter, Jit, Launch, NdRange};
 
 // ---------------------------------------------------------------- compilation
 
-fn env() -> spv::valid::Env {
+fn env(address_bits: u32) -> spv::valid::Env {
     use spv::valid::feature;
-    spv::valid::Env::opencl(spv::valid::ClVersion::Cl20, spv::valid::Profile::Full, 64)
-        .with_feature(feature::IMAGES)
-        .with_feature(feature::READ_WRITE_IMAGES)
-        .with_feature(feature::IMAGE_3D_WRITES)
-        .with_extension("cl_khr_3d_image_writes")
-        .with_extension("cl_khr_depth_images")
-        .with_extension("cl_khr_mipmap_image")
-        .with_extension("cl_khr_mipmap_image_writes")
+    spv::valid::Env::opencl(
+        spv::valid::ClVersion::Cl20,
+        spv::valid::Profile::Full,
+        address_bits,
+    )
+    .with_feature(feature::IMAGES)
+    .with_feature(feature::READ_WRITE_IMAGES)
+    .with_feature(feature::IMAGE_3D_WRITES)
+    .with_extension("cl_khr_3d_image_writes")
+    .with_extension("cl_khr_depth_images")
+    .with_extension("cl_khr_mipmap_image")
+    .with_extension("cl_khr_mipmap_image_writes")
 }
 
 fn lower(bytes: &[u8], who: &str) -> kir::Module {
+    lower_for(bytes, who, 64)
+}
+
+fn lower_for(bytes: &[u8], who: &str, address_bits: u32) -> kir::Module {
     let module = spv::read_bytes(bytes).expect("readable SPIR-V");
-    let valid = spv::valid::validate(module, &env())
+    let valid = spv::valid::validate(module, &env(address_bits))
         .unwrap_or_else(|e| panic!("{who}: validation failed: {e:?}"));
     let m = kir::lower::lower(&valid).unwrap_or_else(|e| panic!("{who}: lowering failed: {e}"));
     let text = m.to_string();
@@ -56,6 +64,11 @@ fn by_clc(source: &str) -> kir::Module {
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
 fn by_clang(source: &str) -> Option<kir::Module> {
+    by_clang_for(source, "spir64")
+}
+
+/// clang-15 + llvm-spirv-15 for `target` (`spir` or `spir64`).
+fn by_clang_for(source: &str, target: &str) -> Option<kir::Module> {
     let ok = |tool: &str| {
         Command::new(tool)
             .arg("--version")
@@ -76,7 +89,7 @@ fn by_clang(source: &str) -> Option<kir::Module> {
         .args([
             "-c",
             "-target",
-            "spir64",
+            target,
             "-cl-std=CL2.0",
             "-O0",
             "-emit-llvm",
@@ -105,7 +118,8 @@ fn by_clang(source: &str) -> Option<kir::Module> {
     );
     let bytes = std::fs::read(&spv_path).expect("spv");
     let _ = std::fs::remove_dir_all(&dir);
-    Some(lower(&bytes, "clang"))
+    let bits = if target == "spir" { 32 } else { 64 };
+    Some(lower_for(&bytes, "clang", bits))
 }
 
 /// The kernel compiled by each available compiler.
@@ -608,7 +622,11 @@ fn image_queries_return_sizes_and_cl_constants() {
         1,
         2,
     );
-    for (who, m) in modules(QUERIES) {
+    let mut all = modules(QUERIES);
+    if let Some(m) = by_clang_for(QUERIES, "spir") {
+        all.push(("clang spir (32-bit)", m));
+    }
+    for (who, m) in all {
         let out = run_both(
             &m,
             "q",
