@@ -1181,3 +1181,213 @@ fn srgb_conversions_and_border_colors() {
         );
     }
 }
+
+const ROUND_TRIP: &str = "
+kernel void rd(read_only image2d_t img, int w, global float4 *out) {
+    int i = get_global_id(0);
+    out[i] = read_imagef(img, (int2)(i % w, i / w));
+}
+kernel void wr(write_only image2d_t img, int w, global const float4 *v) {
+    int i = get_global_id(0);
+    write_imagef(img, (int2)(i % w, i / w), v[i]);
+}";
+
+const POCL_ROUND_TRIP: &str = r#"
+import json, sys
+import numpy as np
+import pyopencl as cl
+spec = json.load(open(sys.argv[1]))
+ctx = cl.Context([d for p in cl.get_platforms() for d in p.get_devices()
+                  if 'pthread' in d.name or 'cpu' in d.name.lower()][:1])
+q = cl.CommandQueue(ctx)
+prg = cl.Program(ctx, spec['source']).build()
+mf = cl.mem_flags
+for c in spec['cases']:
+    fmt = cl.ImageFormat(getattr(cl.channel_order, c['order']), getattr(cl.channel_type, c['type']))
+    w, h = c['w'], c['h']
+    raw = np.fromfile(c['image'], dtype=np.uint8)
+    try:
+        img = cl.Image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape=(w, h), hostbuf=raw)
+        out_img = cl.Image(ctx, mf.WRITE_ONLY, fmt, shape=(w, h))
+    except cl.Error:
+        continue
+    n = w * h
+    ob = cl.Buffer(ctx, mf.WRITE_ONLY, 16 * n)
+    prg.rd(q, (n,), None, img, np.int32(w), ob)
+    out = np.empty(4 * n, dtype=np.float32)
+    cl.enqueue_copy(q, out, ob)
+    out.tofile(c['read'])
+    vals = np.fromfile(c['values'], dtype=np.float32)
+    vb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=vals)
+    prg.wr(q, (n,), None, out_img, np.int32(w), vb)
+    back = np.empty(len(raw), dtype=np.uint8)
+    cl.enqueue_copy(q, back, out_img, origin=(0, 0), region=(w, h))
+    back.tofile(c['written'])
+"#;
+
+/// Reads and writes of every float-read format PoCL supports, compared with PoCL: reads within
+/// 1.5 ulp (env §9.4.1), writes within one unit of the channel (PoCL may round differently
+/// from round-to-nearest-even, which env §9.4.1 allows within 0.6).
+#[test]
+fn format_round_trips_match_pocl() {
+    if !pocl_usable() {
+        eprintln!("skipping: /usr/bin/python3 with pyopencl and an image-capable OpenCL device (PoCL) is not available");
+        return;
+    }
+    use ChannelOrder as O;
+    use ChannelType as T;
+    let formats = [
+        ("RGBA", "UNORM_INT8", O::RGBA, T::UnormInt8),
+        ("RGBA", "UNORM_INT16", O::RGBA, T::UnormInt16),
+        ("RGBA", "SNORM_INT8", O::RGBA, T::SnormInt8),
+        ("RGBA", "SNORM_INT16", O::RGBA, T::SnormInt16),
+        ("RGBA", "HALF_FLOAT", O::RGBA, T::HalfFloat),
+        ("RGBA", "FLOAT", O::RGBA, T::Float),
+        ("BGRA", "UNORM_INT8", O::BGRA, T::UnormInt8),
+        ("R", "UNORM_INT8", O::R, T::UnormInt8),
+        ("RG", "SNORM_INT16", O::RG, T::SnormInt16),
+        ("A", "UNORM_INT16", O::A, T::UnormInt16),
+        ("RA", "HALF_FLOAT", O::RA, T::HalfFloat),
+        ("INTENSITY", "UNORM_INT8", O::Intensity, T::UnormInt8),
+        ("LUMINANCE", "FLOAT", O::Luminance, T::Float),
+        ("RGB", "UNORM_SHORT_565", O::RGB, T::UnormShort565),
+        ("RGB", "UNORM_SHORT_555", O::RGB, T::UnormShort555),
+        ("RGB", "UNORM_INT_101010", O::RGB, T::UnormInt101010),
+    ];
+    let dir = std::env::temp_dir().join(format!("image_pocl_rt_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (w, h) = (8usize, 4usize);
+    let n = w * h;
+    let m = by_clc(ROUND_TRIP);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for (k, (order, ty, o, t)) in formats.iter().enumerate() {
+        let format = fmt(*o, *t);
+        let desc = ImageDesc::packed(ImageType::Image2D, format, w, h, 1, 1);
+        let es = format.element_size();
+        // Image bytes: a pattern; float channels get finite values in [-2, 2).
+        let mut raw: Vec<u8> = (0..n * es)
+            .map(|b| ((b * 73 + 29 + k) % 256) as u8)
+            .collect();
+        if *t == T::Float {
+            raw = (0..n * es / 4)
+                .flat_map(|i| (((i * 37 + k) % 64) as f32 / 16.0 - 2.0).to_le_bytes())
+                .collect();
+        }
+        if *t == T::HalfFloat {
+            raw = (0..n * es / 2)
+                .flat_map(|i| {
+                    half::f16::from_f32(((i * 41 + k) % 64) as f32 / 16.0 - 2.0)
+                        .to_bits()
+                        .to_le_bytes()
+                })
+                .collect();
+        }
+        // Values written: from -1.2 to 1.2 in uneven steps.
+        let values: Vec<f32> = (0..4 * n)
+            .map(|i| ((i * 53 + 7 * k) % 97) as f32 / 40.0 - 1.2)
+            .collect();
+        let vbytes = float_bytes(&values);
+        let read = run_both(
+            &m,
+            "rd",
+            &[
+                Arg::Img(raw.clone(), desc),
+                Arg::Bytes((w as i32).to_le_bytes().to_vec()),
+                Arg::Buf(vec![0; 16 * n]),
+            ],
+            [n as u64, 1],
+        );
+        let written = run_both(
+            &m,
+            "wr",
+            &[
+                Arg::Img(vec![0; raw.len()], desc),
+                Arg::Bytes((w as i32).to_le_bytes().to_vec()),
+                Arg::Buf(vbytes.clone()),
+            ],
+            [n as u64, 1],
+        );
+        let path = |what: &str| dir.join(format!("{what}{k}.bin"));
+        std::fs::write(path("image"), &raw).expect("write");
+        std::fs::write(path("values"), &vbytes).expect("write");
+        cases.push(format!(
+            r#"{{"order": "{order}", "type": "{ty}", "w": {w}, "h": {h}, "image": {:?}, "values": {:?}, "read": {:?}, "written": {:?}}}"#,
+            path("image").to_string_lossy(),
+            path("values").to_string_lossy(),
+            path("read").to_string_lossy(),
+            path("written").to_string_lossy(),
+        ));
+        ours.push((
+            format!("{order} {ty}"),
+            format,
+            floats(&read[2]),
+            written[0].clone(),
+        ));
+    }
+    let spec = format!(
+        r#"{{"source": {:?}, "cases": [{}]}}"#,
+        ROUND_TRIP,
+        cases.join(", ")
+    );
+    std::fs::write(dir.join("spec.json"), spec).expect("spec");
+    std::fs::write(dir.join("pocl.py"), POCL_ROUND_TRIP).expect("script");
+    let run = Command::new("/usr/bin/python3")
+        .arg(dir.join("pocl.py"))
+        .arg(dir.join("spec.json"))
+        .output()
+        .expect("python3");
+    assert!(
+        run.status.success(),
+        "PoCL script failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut compared = 0;
+    for (k, (what, format, got, written)) in ours.iter().enumerate() {
+        let Ok(pocl_read) = std::fs::read(dir.join(format!("read{k}.bin"))) else {
+            eprintln!("PoCL does not support {what}: not compared");
+            continue;
+        };
+        let pocl_read = floats(&pocl_read);
+        for (i, (&a, &b)) in got.iter().zip(&pocl_read).enumerate() {
+            let ulp = f32::EPSILON * a.abs().max(f32::MIN_POSITIVE);
+            assert!(
+                (a - b).abs() <= 1.5 * ulp,
+                "{what}: read lane {i}: oxcl {a}, PoCL {b}"
+            );
+        }
+        // Writes: decode both with the format's read conversion and compare within one unit.
+        let pocl_written = std::fs::read(dir.join(format!("written{k}.bin"))).expect("written");
+        let unit = match format.channel_type() {
+            T::UnormInt8 => 1.0 / 255.0,
+            T::SnormInt8 => 1.0 / 127.0,
+            T::UnormInt16 => 1.0 / 65535.0,
+            T::SnormInt16 => 1.0 / 32767.0,
+            T::UnormShort555 | T::UnormShort565 => 1.0 / 31.0,
+            T::UnormInt101010 => 1.0 / 1023.0,
+            _ => 0.0,
+        } * 1.0001;
+        let es = format.element_size();
+        for (e, (x, y)) in written
+            .chunks_exact(es)
+            .zip(pocl_written.chunks_exact(es))
+            .enumerate()
+        {
+            let dx = devlib::image::read_texel(format, x).expect("decode");
+            let dy = devlib::image::read_texel(format, y).expect("decode");
+            let (devlib::image::Texel::Float(fx), devlib::image::Texel::Float(fy)) = (dx, dy)
+            else {
+                panic!("float formats only");
+            };
+            for c in 0..4 {
+                assert!(
+                    (fx[c] - fy[c]).abs() <= unit,
+                    "{what}: written element {e} channel {c}: oxcl {x:?} PoCL {y:?}"
+                );
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared >= 6, "only {compared} formats compared with PoCL");
+    let _ = std::fs::remove_dir_all(&dir);
+}
