@@ -50,6 +50,7 @@ fn by_clc(source: &str) -> kir::Module {
         extensions: vec![
             "cl_khr_3d_image_writes".into(),
             "cl_khr_depth_images".into(),
+            "cl_khr_fp16".into(),
         ],
         ..clc::pp::Target::default()
     };
@@ -1390,4 +1391,59 @@ fn format_round_trips_match_pocl() {
     }
     assert!(compared >= 6, "only {compared} formats compared with PoCL");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const HALVES: &str = "
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void h(read_only image2d_t img, write_only image2d_t o, global half4 *out) {
+    half4 t = read_imageh(img, (int2)(1, 0));
+    out[0] = t;
+    write_imageh(o, (int2)(0, 0), t * (half)2);
+}";
+
+/// `read_imageh` / `write_imageh` (cl_khr_fp16): the float texel rounded to half (nearest
+/// even), and halves written as floats.
+#[test]
+fn half_reads_and_writes() {
+    let f = fmt(ChannelOrder::RGBA, ChannelType::UnormInt16);
+    let d = ImageDesc::packed(ImageType::Image2D, f, 2, 1, 1, 1);
+    // Texel 1 = (1, 21845, 65535, 0) / 65535.
+    let image: Vec<u8> = [0u16, 0, 0, 0, 1, 21845, 65535, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    for (who, m) in modules(HALVES) {
+        let out = run_both(
+            &m,
+            "h",
+            &[
+                Arg::Img(image.clone(), d),
+                Arg::Img(vec![0; 16], d),
+                Arg::Buf(vec![0; 8]),
+            ],
+            [1, 1],
+        );
+        let got: Vec<half::f16> = out[2]
+            .chunks_exact(2)
+            .map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])))
+            .collect();
+        let want: Vec<half::f16> = [1.0 / 65535.0, 21845.0 / 65535.0, 1.0, 0.0]
+            .iter()
+            .map(|&x: &f64| half::f16::from_f64(x))
+            .collect();
+        assert_eq!(got, want, "{who}");
+        // Written: 2 t saturated, as unorm16: round(65535 × min(2 t, 1)).
+        let written: Vec<u16> = out[1][..8]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let expect: Vec<u16> = want
+            .iter()
+            .map(|h| {
+                let x = (2.0 * h.to_f64()).min(1.0);
+                (x * 65535.0).round_ties_even() as u16
+            })
+            .collect();
+        assert_eq!(written, expect, "{who}");
+    }
 }
