@@ -572,4 +572,79 @@ mod tests {
             t => panic!("{t:?}"),
         }
     }
+
+    #[test]
+    fn sampler_bits_decode_as_clang_encodes_them() {
+        // opencl-c-base.h: CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT |
+        // CLK_FILTER_LINEAR = 1 | 8 | 0x20.
+        assert_eq!(
+            sampler_from_bits(0x29),
+            smp(true, AddressingMode::MirroredRepeat, FilterMode::Linear)
+        );
+        assert_eq!(
+            sampler_from_bits(0x14),
+            smp(false, AddressingMode::Clamp, FilterMode::Nearest)
+        );
+        assert_eq!(
+            sampler_from_bits(0x12),
+            smp(false, AddressingMode::ClampToEdge, FilterMode::Nearest)
+        );
+        assert_eq!(
+            sampler_from_bits(0x16),
+            smp(false, AddressingMode::Repeat, FilterMode::Nearest)
+        );
+    }
+
+    #[test]
+    fn query_codes_follow_env_tables_3_and_4() {
+        // CL_sBGRA 0x10C2 - 0x10B0; CL_ABGR 0x10C3; CL_UNORM_INT_101010_2 0x10E0 - 0x10D0.
+        assert_eq!(channel_order_code(ChannelOrder::SBGRA), 0x10C2 - 0x10B0);
+        assert_eq!(channel_order_code(ChannelOrder::ABGR), 0x10C3 - 0x10B0);
+        assert_eq!(channel_order_code(ChannelOrder::Depth), 0x10BD - 0x10B0);
+        assert_eq!(
+            channel_type_code(ChannelType::UnormInt101010_2),
+            0x10E0 - 0x10D0
+        );
+        assert_eq!(channel_type_code(ChannelType::Float), 0x10DE - 0x10D0);
+    }
+
+    #[test]
+    fn malformed_descriptors_are_rejected() {
+        let f = fmt(ChannelOrder::RGBA, ChannelType::UnormInt8);
+        let good = ImageDesc::packed(ImageType::Image2D, f, 4, 2, 1, 1);
+        assert_eq!(checked_byte_len(&good), Ok(32));
+        assert!(checked_byte_len(&ImageDesc { width: 0, ..good }).is_err());
+        assert!(checked_byte_len(&ImageDesc {
+            row_pitch: 15,
+            ..good
+        })
+        .is_err());
+        assert!(checked_byte_len(&ImageDesc {
+            slice_pitch: 8,
+            ..good
+        })
+        .is_err());
+        // 4x2 has at most 3 levels (4x2, 2x1, 1x1).
+        assert!(checked_byte_len(&ImageDesc {
+            mip_levels: 3,
+            ..good
+        })
+        .is_ok());
+        assert!(checked_byte_len(&ImageDesc {
+            mip_levels: 4,
+            ..good
+        })
+        .is_err());
+        assert!(checked_byte_len(&ImageDesc {
+            width: usize::MAX,
+            ..good
+        })
+        .is_err());
+        let huge = ImageDesc {
+            row_pitch: 1 << 40,
+            slice_pitch: 1 << 41,
+            ..ImageDesc::packed(ImageType::Image3D, f, 4, 2, 1 << 20, 1)
+        };
+        assert!(checked_byte_len(&huge).is_err());
+    }
 }

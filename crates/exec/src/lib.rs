@@ -70,8 +70,12 @@ pub enum ArgValue {
     Null,
     /// A `__local` pointer argument: each work-group gets this many fresh bytes.
     Local(usize),
-    /// An image memory object: `len` bytes at `ptr` (see the crate's safety contract) laid out
-    /// as `desc` says (`desc.byte_len() <= len`).
+    /// An image memory object for a `kir::ArgKind::Image` argument: `len` bytes at `ptr` (see
+    /// the crate's safety contract) laid out as `desc` says. A launch fails with
+    /// `ExecError::BadArgument` when `desc` does not match the declared image type (dimension,
+    /// arrayed, depth ⇔ `CL_DEPTH`), is malformed (`devlib::image_access::checked_byte_len`) or
+    /// needs more than `len` bytes. Image instructions never touch memory outside the image:
+    /// out-of-range reads give the border color, out-of-range writes are ignored.
     Image {
         ptr: *mut u8,
         len: usize,

@@ -18,11 +18,14 @@
 //!    constants have the size of their type, atomic arguments have the memory type.
 //! 7. Calls name an existing function; arguments match its parameters and the result its
 //!    return type. Builtin calls have the OpenCL.std instruction's number of value operands. `return` matches the function's return type. `globaladdr` names an existing
-//!    global and gives a pointer into that global's space.
+//!    global and gives a pointer into that global's space. `image` instructions have their
+//!    operation's operand count, an integer image handle, an `i32` sampler, and texels of type
+//!    `f32x4`, `f16x4`, `i32x4` or `f32`; queries give integers.
 //!
 //! Per module: every kernel names an existing function whose parameters match the kernel's
 //! arguments one to one (`Buffer(space)` ↔ `Ptr(space)`, `LocalPtr` ↔ `Ptr(Local)`,
-//! `Value { ty, .. }` ↔ `ty`, `Sampler` ↔ `i32`) and which returns nothing; relocations of globals
+//! `Value { ty, .. }` ↔ `ty`, `Sampler` ↔ `i32`, `Image(_)` ↔ the pointer-sized integer) and
+//! which returns nothing; relocations of globals
 //! lie inside their initializer and name existing globals; `Local` globals have no initializer;
 //! `address_bits` is 32 or 64.
 

@@ -309,3 +309,41 @@ kernel "k" fn0("n" value i32 size 4 align 4 "int", "l" local "int*")
     }
     assert!(tried > 5000);
 }
+
+const IMAGES: &str = r#"
+module address_bits 64
+function fn0 "k"(i64, i32, i64, ptr_global) {
+block0(v0: i64, v1: i32, v2: i64, v3: ptr_global):
+    v4 = const.f32x2 [0.5, 0.5]
+    v5 = const.f32 0.0
+    v6 = image.f32x4 sample(v0, v1, v4, v5)
+    v7 = const.i32x2 [1, 2]
+    image write(v2, v7, v6)
+    v8 = image.i32x4 read(v0, v7)
+    v9 = image.i32x2 size(v0)
+    v10 = image.i32 order(v2)
+    store v3, v9 align 8
+    return
+}
+kernel "k" fn0("src" image2d_read_only "image2d_t", "s" sampler "sampler_t", "dst" image2d_array_depth_write_only "image2d_array_depth_t", "out" buffer_global "int2*")
+"#;
+
+#[test]
+fn image_instructions_and_arguments_round_trip_and_verify() {
+    check(IMAGES, "ok");
+}
+
+#[test]
+fn image_instructions_are_type_checked() {
+    // A sampler must be i32; a read gives a 4-vector or f32; writes have no result.
+    let bad = IMAGES
+        .replace("sample(v0, v1, v4, v5)", "sample(v0, v0, v4, v5)")
+        .replace("image.i32x4 read(v0, v7)", "image.i32x2 read(v0, v7)")
+        .replace("image.i32 order(v2)", "image.f32 order(v2)");
+    check(
+        &bad,
+        "sampler of type i64
+image texel of type i32x2
+image query of type f32",
+    );
+}

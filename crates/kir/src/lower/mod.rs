@@ -35,12 +35,14 @@
 //! `OpGetKernelMaxNumSubgroups`; **the sub-group size is 1**), extended arithmetic
 //! (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
 //! `OpGenericPtrMemSemantics`, `OpSizeOf`, `OpPtrDiff`, `OpCopyLogical`, specialization
-//! constants (also as array lengths), and `OpExtInst` of OpenCL.std (debug-information sets are
-//! ignored). `crates/exec/tests/consumer_coverage.rs` checks that every opcode an OpenCL
-//! full-profile environment admits runs, except images and the gaps below.
+//! constants (also as array lengths), `OpExtInst` of OpenCL.std (debug-information sets are
+//! ignored), and images (`image`: `OpSampledImage`, `OpImage`, `OpImageSampleExplicitLod` with
+//! `Lod`, `OpImageRead`, `OpImageFetch`, `OpImageWrite`, `OpImageQuery*`, `OpConstantSampler`,
+//! image kernel arguments as `ArgKind::Image`). `crates/exec/tests/consumer_coverage.rs` checks
+//! that every opcode an OpenCL full-profile environment admits runs, except the gaps below.
 //!
 //! Not supported yet (an `Unsupported` error naming the instruction and the capability):
-//! images (and samplers used by image instructions), pipes, device-side enqueue, named barriers,
+//! pipes, device-side enqueue, named barriers, image reads with explicit gradients (`Grad`),
 //! calls to functions without a body (link modules first with `spv::link`).
 //!
 //! [`fuzz::read_validate_lower`] is the fuzzing entry point (read → validate → lower).
