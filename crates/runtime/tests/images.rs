@@ -605,3 +605,38 @@ fn map_gives_the_texel_address_and_pitches() {
     assert_eq!((row, slice), (4, 0));
     assert!(image.map([0, 3, 0], [1, 1, 1]).is_err());
 }
+
+#[test]
+fn sampler_arguments_are_set_and_checked() {
+    use runtime::{AddressingMode, ArgKind, FilterMode, NdRange, Program, Queue, Sampler};
+    let ctx = context();
+    let source = "__kernel void k(sampler_t s, __global int *p) { p[get_global_id(0)] = 7; }\n";
+    let program = Program::from_source(&ctx, source, "k.cl");
+    program.build("").unwrap();
+    let kernel = program.kernel("k").unwrap();
+    assert_eq!(kernel.arg_info(0).unwrap().kind, ArgKind::Sampler);
+    let sampler = Sampler {
+        normalized_coords: true,
+        addressing: AddressingMode::Repeat,
+        filter: FilterMode::Linear,
+    };
+    kernel.set_arg_sampler(0, &sampler).unwrap();
+    // A sampler for a pointer, an image for a sampler: CL_INVALID_ARG_VALUE.
+    assert_eq!(kernel.set_arg_sampler(1, &sampler).unwrap_err().code(), -50);
+    let image = Image::new(
+        &ctx,
+        ImageAccess::ReadWrite,
+        rgba8(),
+        shape(ImageType::Image2D, 1, 1, 1, 1),
+        ImageSource::Zeroed,
+    )
+    .unwrap();
+    assert_eq!(kernel.set_arg_image(0, &image).unwrap_err().code(), -50);
+    assert_eq!(kernel.set_arg_image(1, &image).unwrap_err().code(), -50);
+    let out = Buffer::new(&ctx, MemFlags::default(), 8).unwrap();
+    kernel.set_arg_buffer(1, Some(&out)).unwrap();
+    Queue::new(&ctx)
+        .nd_range(&kernel, &NdRange::new(&[2], None, None))
+        .unwrap();
+    assert_eq!(out.to_vec(), [7, 0, 0, 0, 7, 0, 0, 0]);
+}

@@ -535,6 +535,30 @@ static void kernel_args(cl_context ctx, cl_device_id device) {
     cl_mem img = clCreateImage(ctx, 0, &fmt, &desc, NULL, &err);
     /* An image given for a buffer argument. */
     EXPECT_CODE(clSetKernelArg(k, 0, sizeof img, &img), CL_INVALID_MEM_OBJECT);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+
+    /* A sampler_t argument takes a cl_sampler (API 5.9.2). */
+    const char *ssrc = "__kernel void s(sampler_t smp, __global int *p) { p[get_global_id(0)] = 5; }\n";
+    prog = clCreateProgramWithSource(ctx, 1, &ssrc, NULL, &err);
+    EXPECT_CODE(clBuildProgram(prog, 1, &device, "", NULL, NULL), CL_SUCCESS);
+    k = clCreateKernel(prog, "s", &err);
+    CHECK(err == CL_SUCCESS, "sampler kernel %d", err);
+    cl_sampler smp = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+    EXPECT_CODE(clSetKernelArg(k, 0, 4, &smp), CL_INVALID_ARG_SIZE);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, &img), CL_INVALID_SAMPLER);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, NULL), CL_INVALID_SAMPLER);
+    EXPECT_CODE(clSetKernelArg(k, 1, sizeof smp, &smp), CL_INVALID_MEM_OBJECT);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, &smp), CL_SUCCESS);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, NULL, &err);
+    EXPECT_CODE(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+    size_t global = 2;
+    EXPECT_CODE(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cl_int res[2] = {0, 0};
+    EXPECT_CODE(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 8, res, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(res[0] == 5 && res[1] == 5, "kernel with a sampler argument ran: %d %d", res[0], res[1]);
+    clReleaseMemObject(out);
+    clReleaseSampler(smp);
     clReleaseMemObject(img);
     clReleaseKernel(k);
     clReleaseProgram(prog);
