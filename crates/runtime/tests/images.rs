@@ -640,3 +640,62 @@ fn sampler_arguments_are_set_and_checked() {
         .unwrap();
     assert_eq!(out.to_vec(), [7, 0, 0, 0, 7, 0, 0, 0]);
 }
+
+#[test]
+fn srgb_view_of_an_rgba_image_shares_its_texels() {
+    let ctx = context();
+    let data = [10u8, 20, 30, 40, 50, 60, 70, 80];
+    let linear = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        rgba8(),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Copy(&data, packed()),
+    )
+    .unwrap();
+    let srgb_format = format(ChannelOrder::SRGBA, ChannelType::UnormInt8);
+    let view = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        srgb_format,
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap();
+    assert_eq!(view.format(), srgb_format);
+    assert_eq!(view.to_vec().unwrap(), data);
+    // Writes through the original are seen by the view (one memory).
+    linear
+        .write([1, 0, 0], [1, 1, 1], &[1, 2, 3, 4], packed())
+        .unwrap();
+    assert_eq!(view.to_vec().unwrap()[4..], [1, 2, 3, 4]);
+    // API 5.3.1 "Compatible Image Channel Orders": BGRA cannot view RGBA (-39); the size must
+    // match (-65); the data type must match.
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        format(ChannelOrder::BGRA, ChannelType::UnormInt8),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -39);
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        srgb_format,
+        shape(ImageType::Image2D, 1, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -65);
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        format(ChannelOrder::RGBA, ChannelType::SignedInt8),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -39);
+}
