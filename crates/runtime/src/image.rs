@@ -491,7 +491,9 @@ impl Image {
                 // CL_DEVICE_IMAGE_PITCH_ALIGNMENT value ... × the size of the element".
                 // API 5.3.1: "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if a 2D image is created from a
                 // buffer and the row pitch and base address alignment does not follow the rules".
-                if row < shape.width * es || row % (limits.pitch_alignment as usize * es) != 0 {
+                if row < shape.width * es
+                    || !row.is_multiple_of(limits.pitch_alignment as usize * es)
+                {
                     return Err(Error::InvalidImageFormatDescriptor(format!(
                         "row pitch {row} for a width of {} elements of {es} bytes",
                         shape.width
@@ -513,7 +515,7 @@ impl Image {
                 // "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if ... the base address of the buffer is
                 // not aligned to CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT pixels" (sub-buffers).
                 let base = buffer.host_address() as usize;
-                if base % (limits.base_address_alignment as usize * es) != 0 {
+                if !base.is_multiple_of(limits.base_address_alignment as usize * es) {
                     return Err(Error::InvalidImageFormatDescriptor(format!(
                         "buffer address {base:#x} is not aligned to {} bytes",
                         limits.base_address_alignment as usize * es
@@ -656,7 +658,7 @@ impl Image {
         for d in 0..3 {
             if origin[d]
                 .checked_add(region[d])
-                .map_or(true, |end| end > full[d])
+                .is_none_or(|end| end > full[d])
             {
                 return Err(Error::OutOfBounds(format!(
                     "region {region:?} at {origin:?} outside an image of {full:?}"
@@ -904,7 +906,7 @@ fn host_pitches_for_desc(
     let (row, slice) = resolve_pitches(image_type, es, full, pitches)?;
     // "image_row_pitch ... must be a multiple of the image element size in bytes";
     // "image_slice_pitch ... must be a multiple of the image_row_pitch".
-    if row % es != 0 || (row != 0 && slice % row != 0) {
+    if !row.is_multiple_of(es) || (row != 0 && !slice.is_multiple_of(row)) {
         return Err(Error::InvalidImageDescriptor(format!(
             "row pitch {row} / slice pitch {slice} not multiples of the element size {es} / row pitch"
         )));
@@ -934,7 +936,7 @@ fn check_host_len(len: usize, need: usize) -> Result<()> {
 fn check_buffer_range(buffer: &Buffer, offset: usize, len: usize) -> Result<()> {
     if offset
         .checked_add(len)
-        .map_or(true, |end| end > buffer.size())
+        .is_none_or(|end| end > buffer.size())
     {
         return Err(Error::OutOfBounds(format!(
             "{len} bytes at offset {offset} of a buffer of {} bytes",
