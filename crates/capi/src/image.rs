@@ -211,8 +211,8 @@ unsafe fn create_image(
     if d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
-    // "mem_object ... must be NULL" unless a 1D image buffer or 2D image from a buffer;
-    // a 1D image buffer needs one.
+    // "mem_object ... must be NULL" unless a 1D image buffer or a 2D image from a buffer or
+    // another 2D image; a 1D image buffer needs one.
     let source = if d.mem_object.is_null() {
         if ty == ImageType::Image1DBuffer {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -223,9 +223,18 @@ unsafe fn create_image(
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
         let m = Obj::<MemObj>::get(d.mem_object).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
-        // Creating an image from another image (a 2D image from a 2D image) is not supported yet.
-        if m.image.is_some() || !Arc::ptr_eq(&m.context, &context) {
+        if !Arc::ptr_eq(&m.context, &context) {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        // "A 2D image can be created from another 2D image object": a 1D image buffer needs a
+        // buffer, and "all of the values specified in image_desc must match the image
+        // descriptor information associated with mem_object" (a row pitch of 0 or the same).
+        if let Some(stored) = &m.image {
+            if ty != ImageType::Image2D
+                || (d.image_row_pitch != 0 && d.image_row_pitch != stored.desc().row_pitch)
+            {
+                return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+            }
         }
         Some(m)
     };
@@ -328,13 +337,11 @@ unsafe fn create_image(
     };
     let rt = &context.context;
     let image = if let Some(m) = &source {
-        runtime::Image::new(
-            rt,
-            access,
-            format,
-            shape,
-            runtime::ImageSource::Buffer(&m.buffer, d.image_row_pitch),
-        )
+        let from = match &m.image {
+            Some(stored) => runtime::ImageSource::Image(stored),
+            None => runtime::ImageSource::Buffer(&m.buffer, d.image_row_pitch),
+        };
+        runtime::Image::new(rt, access, format, shape, from)
     } else if flags & CL_MEM_USE_HOST_PTR != 0 {
         // SAFETY: the application keeps `host_ptr` valid for the image's rows and slices while
         // the image lives (API 5.3.1, CL_MEM_USE_HOST_PTR).

@@ -291,7 +291,14 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                 ArgKind::Value { .. } | ArgKind::Sampler => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             })),
             // Only images and pipes have access qualifiers.
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(InfoValue::u32(CL_KERNEL_ARG_ACCESS_NONE)),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => {
+                Ok(InfoValue::u32(match k.kernel.image_access(arg_index) {
+                    Some(runtime::ImageArgAccess::ReadOnly) => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                    Some(runtime::ImageArgAccess::WriteOnly) => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                    Some(runtime::ImageArgAccess::ReadWrite) => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                    None => CL_KERNEL_ARG_ACCESS_NONE,
+                }))
+            }
             CL_KERNEL_ARG_TYPE_NAME => Ok(InfoValue::str(&info.type_name)),
             // FIXME(issue 7): const/restrict/volatile are not carried to the kernel IR yet.
             CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(InfoValue::u64(if info.kind == ArgKind::Constant {

@@ -339,3 +339,56 @@ fn info_describes_the_platform_and_device() {
         "{stdout}"
     );
 }
+
+#[test]
+fn run_rejects_image_and_sampler_specs_for_other_arguments() {
+    // saxpy(float a, __global float *x, __global float *y): an image for a pointer, a sampler
+    // for a float, and a PNG that is not one are each a clean error naming the argument.
+    let png = temp("not-a.png");
+    std::fs::write(&png, b"not a png").unwrap();
+    let cases: [(&str, String, &str); 3] = [
+        ("float:2", "image:4x2:rgba8".to_string(), "an image"),
+        (
+            "sampler:normalized,clamp,nearest",
+            "@examples/x.npy".to_string(),
+            "a sampler",
+        ),
+        ("float:2", format!("image:{}", png.display()), "not-a.png"),
+    ];
+    for (first, second, expect) in cases {
+        let out = oxcl(&[
+            "run",
+            "examples/saxpy.cl",
+            "--kernel",
+            "saxpy",
+            "--global",
+            "8",
+            "--arg",
+            first,
+            "--arg",
+            &second,
+            "--arg",
+            "@examples/y.npy",
+        ]);
+        assert_clean_failure(&out, &format!("{first} {second}"));
+        assert!(
+            text(&out.stderr).contains(expect),
+            "{first} {second}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn run_help_documents_image_arguments() {
+    let out = oxcl(&["run", "--help"]);
+    let help = text(&out.stdout);
+    for needle in [
+        "image:PATH.png",
+        "image:WIDTHxHEIGHT:FORMAT",
+        "sampler:",
+        "PATH.png",
+    ] {
+        assert!(help.contains(needle), "`{needle}` missing from:\n{help}");
+    }
+}

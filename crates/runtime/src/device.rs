@@ -181,19 +181,25 @@ impl Device {
     }
 
     /// Turns image support on or off, with the OpenCL C features that go with it
-    /// (`__opencl_c_images`, `__opencl_c_read_write_images`, `__opencl_c_3d_image_writes`).
+    /// (`__opencl_c_images`, `__opencl_c_read_write_images`, `__opencl_c_3d_image_writes`) and
+    /// the image extensions whose kernels both engines run (3D image writes, depth images).
     pub fn set_image_support(&mut self, on: bool) {
         const IMAGE_FEATURES: [&str; 3] = [
             "__opencl_c_images",
             "__opencl_c_read_write_images",
             "__opencl_c_3d_image_writes",
         ];
+        const IMAGE_EXTENSIONS: [&str; 2] = ["cl_khr_3d_image_writes", "cl_khr_depth_images"];
         self.image_support = on;
         self.features
             .retain(|f| !IMAGE_FEATURES.contains(&f.as_str()));
+        self.extensions
+            .retain(|e| !IMAGE_EXTENSIONS.contains(&e.as_str()));
         if on {
             self.features
                 .extend(IMAGE_FEATURES.iter().map(|s| s.to_string()));
+            self.extensions
+                .extend(IMAGE_EXTENSIONS.iter().map(|s| s.to_string()));
         }
     }
 

@@ -283,6 +283,30 @@ pub enum ImageSource<'a> {
     /// A 1D image buffer or a 2D image from a buffer (API 5.3.1.2 `mem_object`): the buffer's
     /// memory with this row pitch (0: packed).
     Buffer(&'a Buffer, usize),
+    /// A 2D image viewing another 2D image's texels with a compatible channel order (API 5.3.1:
+    /// "Creating a 2D image object from another 2D image object creates a new 2D image object
+    /// that shares the image data store with mem_object but views the pixels in the image with
+    /// a different image channel order").
+    Image(&'a Image),
+}
+
+/// API 5.3.1 "Compatible Image Channel Orders": sRGB and linear views of the same texels, and
+/// `CL_DEPTH` over `CL_R` (an order is compatible with itself too).
+fn compatible_orders(view: ChannelOrder, stored: ChannelOrder) -> bool {
+    use ChannelOrder::*;
+    view == stored
+        || matches!(
+            (view, stored),
+            (SBGRA, BGRA)
+                | (BGRA, SBGRA)
+                | (SRGBA, RGBA)
+                | (RGBA, SRGBA)
+                | (SRGB, RGB)
+                | (RGB, SRGB)
+                | (SRGBx, RGBx)
+                | (RGBx, SRGBx)
+                | (Depth, R)
+        )
 }
 
 /// An image. Clones share the image.
@@ -375,6 +399,9 @@ impl Image {
             ));
         }
         let shape = shape.normalized();
+        if let ImageSource::Image(stored) = source {
+            return Image::view(stored, access, format, shape);
+        }
         let is_buffer_image = matches!(source, ImageSource::Buffer(..));
         // API 5.3.1.2: mem_object "can be a buffer memory object if image_type is
         // CL_MEM_OBJECT_IMAGE1D_BUFFER or CL_MEM_OBJECT_IMAGE2D"; a 1D image buffer needs one.
@@ -425,6 +452,7 @@ impl Image {
         ];
         let flags = mem_flags(access);
         let (storage, desc, buffer) = match source {
+            ImageSource::Image(stored) => return Image::view(stored, access, format, shape),
             ImageSource::Zeroed => (
                 Buffer::new(context, flags, packed.byte_len())?,
                 packed,
@@ -461,8 +489,12 @@ impl Image {
                 };
                 // API 5.3.1.2: "image_row_pitch ... must be a multiple of the maximum of the
                 // CL_DEVICE_IMAGE_PITCH_ALIGNMENT value ... × the size of the element".
-                if row < shape.width * es || row % (limits.pitch_alignment as usize * es) != 0 {
-                    return Err(Error::InvalidImageDescriptor(format!(
+                // API 5.3.1: "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if a 2D image is created from a
+                // buffer and the row pitch and base address alignment does not follow the rules".
+                if row < shape.width * es
+                    || !row.is_multiple_of(limits.pitch_alignment as usize * es)
+                {
+                    return Err(Error::InvalidImageFormatDescriptor(format!(
                         "row pitch {row} for a width of {} elements of {es} bytes",
                         shape.width
                     )));
@@ -483,7 +515,7 @@ impl Image {
                 // "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if ... the base address of the buffer is
                 // not aligned to CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT pixels" (sub-buffers).
                 let base = buffer.host_address() as usize;
-                if base % (limits.base_address_alignment as usize * es) != 0 {
+                if !base.is_multiple_of(limits.base_address_alignment as usize * es) {
                     return Err(Error::InvalidImageFormatDescriptor(format!(
                         "buffer address {base:#x} is not aligned to {} bytes",
                         limits.base_address_alignment as usize * es
@@ -500,6 +532,54 @@ impl Image {
                 desc,
                 access,
                 buffer,
+            }),
+        })
+    }
+
+    /// A 2D image over `stored`'s memory with another, compatible format (API 5.3.1: the
+    /// descriptor must match, the channel data type must match and the orders be compatible).
+    fn view(
+        stored: &Image,
+        access: ImageAccess,
+        format: ImageFormat,
+        shape: ImageShape,
+    ) -> Result<Image> {
+        let d = stored.desc();
+        if d.image_type != ImageType::Image2D
+            || shape.image_type != ImageType::Image2D
+            || shape.width != d.width
+            || shape.height != d.height
+        {
+            return Err(Error::InvalidImageDescriptor(
+                "an image view must be a 2D image of the same size as its 2D image".into(),
+            ));
+        }
+        if format.channel_type() != d.format.channel_type()
+            || !compatible_orders(format.order(), d.format.order())
+        {
+            return Err(Error::InvalidImageFormatDescriptor(format!(
+                "{:?}/{:?} cannot view an image of {:?}/{:?}",
+                format.order(),
+                format.channel_type(),
+                d.format.order(),
+                d.format.channel_type()
+            )));
+        }
+        if !format_supported(&format, ImageType::Image2D, access) {
+            return Err(Error::ImageFormatNotSupported(format!(
+                "{:?}/{:?} with {access:?} access",
+                format.order(),
+                format.channel_type()
+            )));
+        }
+        let mut desc = *d;
+        desc.format = format;
+        Ok(Image {
+            inner: Arc::new(ImageInner {
+                storage: stored.inner.storage.clone(),
+                desc,
+                access,
+                buffer: None,
             }),
         })
     }
@@ -578,7 +658,7 @@ impl Image {
         for d in 0..3 {
             if origin[d]
                 .checked_add(region[d])
-                .map_or(true, |end| end > full[d])
+                .is_none_or(|end| end > full[d])
             {
                 return Err(Error::OutOfBounds(format!(
                     "region {region:?} at {origin:?} outside an image of {full:?}"
@@ -826,7 +906,7 @@ fn host_pitches_for_desc(
     let (row, slice) = resolve_pitches(image_type, es, full, pitches)?;
     // "image_row_pitch ... must be a multiple of the image element size in bytes";
     // "image_slice_pitch ... must be a multiple of the image_row_pitch".
-    if row % es != 0 || (row != 0 && slice % row != 0) {
+    if !row.is_multiple_of(es) || (row != 0 && !slice.is_multiple_of(row)) {
         return Err(Error::InvalidImageDescriptor(format!(
             "row pitch {row} / slice pitch {slice} not multiples of the element size {es} / row pitch"
         )));
@@ -856,7 +936,7 @@ fn check_host_len(len: usize, need: usize) -> Result<()> {
 fn check_buffer_range(buffer: &Buffer, offset: usize, len: usize) -> Result<()> {
     if offset
         .checked_add(len)
-        .map_or(true, |end| end > buffer.size())
+        .is_none_or(|end| end > buffer.size())
     {
         return Err(Error::OutOfBounds(format!(
             "{len} bytes at offset {offset} of a buffer of {} bytes",

@@ -120,6 +120,14 @@ impl Kernel {
         self.desc().reqd_work_group_size
     }
 
+    /// The access qualifier of image argument `index` (`None` for other arguments).
+    pub fn image_access(&self, index: u32) -> Option<kir::ImageAccess> {
+        match self.desc().args.get(index as usize)?.kind {
+            kir::ArgKind::Image(declared) => Some(declared.access),
+            _ => None,
+        }
+    }
+
     /// Argument `index`'s description.
     pub fn arg_info(&self, index: u32) -> Result<ArgInfo> {
         let arg = self

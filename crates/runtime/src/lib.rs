@@ -37,6 +37,8 @@ pub use image::{
     format_supported, supported_formats, HostPitches, Image, ImageAccess, ImageShape, ImageSource,
 };
 pub use kernel::{ArgInfo, ArgKind, Kernel};
+/// The access qualifier of an image kernel argument.
+pub use kir::ImageAccess as ImageArgAccess;
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 pub use sampler::{AddressingMode, FilterMode, Sampler};

@@ -605,3 +605,97 @@ fn map_gives_the_texel_address_and_pitches() {
     assert_eq!((row, slice), (4, 0));
     assert!(image.map([0, 3, 0], [1, 1, 1]).is_err());
 }
+
+#[test]
+fn sampler_arguments_are_set_and_checked() {
+    use runtime::{AddressingMode, ArgKind, FilterMode, NdRange, Program, Queue, Sampler};
+    let ctx = context();
+    let source = "__kernel void k(sampler_t s, __global int *p) { p[get_global_id(0)] = 7; }\n";
+    let program = Program::from_source(&ctx, source, "k.cl");
+    program.build("").unwrap();
+    let kernel = program.kernel("k").unwrap();
+    assert_eq!(kernel.arg_info(0).unwrap().kind, ArgKind::Sampler);
+    let sampler = Sampler {
+        normalized_coords: true,
+        addressing: AddressingMode::Repeat,
+        filter: FilterMode::Linear,
+    };
+    kernel.set_arg_sampler(0, &sampler).unwrap();
+    // A sampler for a pointer, an image for a sampler: CL_INVALID_ARG_VALUE.
+    assert_eq!(kernel.set_arg_sampler(1, &sampler).unwrap_err().code(), -50);
+    let image = Image::new(
+        &ctx,
+        ImageAccess::ReadWrite,
+        rgba8(),
+        shape(ImageType::Image2D, 1, 1, 1, 1),
+        ImageSource::Zeroed,
+    )
+    .unwrap();
+    assert_eq!(kernel.set_arg_image(0, &image).unwrap_err().code(), -50);
+    assert_eq!(kernel.set_arg_image(1, &image).unwrap_err().code(), -50);
+    let out = Buffer::new(&ctx, MemFlags::default(), 8).unwrap();
+    kernel.set_arg_buffer(1, Some(&out)).unwrap();
+    Queue::new(&ctx)
+        .nd_range(&kernel, &NdRange::new(&[2], None, None))
+        .unwrap();
+    assert_eq!(out.to_vec(), [7, 0, 0, 0, 7, 0, 0, 0]);
+}
+
+#[test]
+fn srgb_view_of_an_rgba_image_shares_its_texels() {
+    let ctx = context();
+    let data = [10u8, 20, 30, 40, 50, 60, 70, 80];
+    let linear = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        rgba8(),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Copy(&data, packed()),
+    )
+    .unwrap();
+    let srgb_format = format(ChannelOrder::SRGBA, ChannelType::UnormInt8);
+    let view = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        srgb_format,
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap();
+    assert_eq!(view.format(), srgb_format);
+    assert_eq!(view.to_vec().unwrap(), data);
+    // Writes through the original are seen by the view (one memory).
+    linear
+        .write([1, 0, 0], [1, 1, 1], &[1, 2, 3, 4], packed())
+        .unwrap();
+    assert_eq!(view.to_vec().unwrap()[4..], [1, 2, 3, 4]);
+    // API 5.3.1 "Compatible Image Channel Orders": BGRA cannot view RGBA (-39); the size must
+    // match (-65); the data type must match.
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        format(ChannelOrder::BGRA, ChannelType::UnormInt8),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -39);
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        srgb_format,
+        shape(ImageType::Image2D, 1, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -65);
+    let err = Image::new(
+        &ctx,
+        ImageAccess::ReadOnly,
+        format(ChannelOrder::RGBA, ChannelType::SignedInt8),
+        shape(ImageType::Image2D, 2, 1, 1, 1),
+        ImageSource::Image(&linear),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), -39);
+}

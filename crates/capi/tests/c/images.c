@@ -379,9 +379,37 @@ static void buffer_images(cl_context ctx) {
     cl_mem_flags flags = 0;
     clGetMemObjectInfo(img2, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     CHECK(flags & CL_MEM_READ_ONLY, "flags inherited from the buffer %#llx", (unsigned long long)flags);
+    /* A row pitch that breaks the rules of a 2D image from a buffer: the format descriptor
+     * error (API 5.3.1). */
+    d2.image_row_pitch = 3;
+    clCreateImage(ctx, 0, &f8, &d2, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "row pitch under the width %d", err);
     clReleaseMemObject(img2);
     clReleaseMemObject(buf2);
     clReleaseMemObject(img);
+
+    /* An sRGBA view of an RGBA image shares its texels; BGRA is not a compatible order. */
+    cl_image_format rgba = {CL_RGBA, CL_UNORM_INT8}, srgba = {CL_sRGBA, CL_UNORM_INT8}, bgra = {CL_BGRA, CL_UNORM_INT8};
+    cl_image_desc d3 = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 2, .image_height = 1};
+    cl_mem lin = clCreateImage(ctx, CL_MEM_READ_ONLY, &rgba, &d3, NULL, &err);
+    d3.mem_object = lin;
+    cl_mem view = clCreateImage(ctx, 0, &srgba, &d3, NULL, &err);
+    CHECK(err == CL_SUCCESS, "sRGBA view %d", err);
+    unsigned char px[4] = {9, 8, 7, 6}, seen[4] = {0};
+    size_t o0[3] = {0, 0, 0}, r1[3] = {1, 1, 1};
+    clEnqueueWriteImage(q, lin, CL_TRUE, o0, r1, 0, 0, px, 0, NULL, NULL);
+    EXPECT_CODE(clEnqueueReadImage(q, view, CL_TRUE, o0, r1, 0, 0, seen, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(bytes_equal(px, seen, 4), "the view shares the texels");
+    assoc = NULL;
+    clGetMemObjectInfo(view, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL);
+    CHECK(assoc == lin, "CL_MEM_ASSOCIATED_MEMOBJECT of a view");
+    clCreateImage(ctx, 0, &bgra, &d3, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "BGRA view of RGBA %d", err);
+    d3.image_width = 1;
+    clCreateImage(ctx, 0, &srgba, &d3, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "view of another size %d", err);
+    clReleaseMemObject(view);
+    clReleaseMemObject(lin);
 }
 
 static void creation_errors(cl_context ctx) {
@@ -535,6 +563,30 @@ static void kernel_args(cl_context ctx, cl_device_id device) {
     cl_mem img = clCreateImage(ctx, 0, &fmt, &desc, NULL, &err);
     /* An image given for a buffer argument. */
     EXPECT_CODE(clSetKernelArg(k, 0, sizeof img, &img), CL_INVALID_MEM_OBJECT);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+
+    /* A sampler_t argument takes a cl_sampler (API 5.9.2). */
+    const char *ssrc = "__kernel void s(sampler_t smp, __global int *p) { p[get_global_id(0)] = 5; }\n";
+    prog = clCreateProgramWithSource(ctx, 1, &ssrc, NULL, &err);
+    EXPECT_CODE(clBuildProgram(prog, 1, &device, "", NULL, NULL), CL_SUCCESS);
+    k = clCreateKernel(prog, "s", &err);
+    CHECK(err == CL_SUCCESS, "sampler kernel %d", err);
+    cl_sampler smp = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+    EXPECT_CODE(clSetKernelArg(k, 0, 4, &smp), CL_INVALID_ARG_SIZE);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, &img), CL_INVALID_SAMPLER);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, NULL), CL_INVALID_SAMPLER);
+    EXPECT_CODE(clSetKernelArg(k, 1, sizeof smp, &smp), CL_INVALID_MEM_OBJECT);
+    EXPECT_CODE(clSetKernelArg(k, 0, sizeof smp, &smp), CL_SUCCESS);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, NULL, &err);
+    EXPECT_CODE(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+    size_t global = 2;
+    EXPECT_CODE(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cl_int res[2] = {0, 0};
+    EXPECT_CODE(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 8, res, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(res[0] == 5 && res[1] == 5, "kernel with a sampler argument ran: %d %d", res[0], res[1]);
+    clReleaseMemObject(out);
+    clReleaseSampler(smp);
     clReleaseMemObject(img);
     clReleaseKernel(k);
     clReleaseProgram(prog);
