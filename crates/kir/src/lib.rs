@@ -34,8 +34,8 @@ pub use builtin::BuiltinFn;
 pub use entity::{Block, FuncRef, GlobalRef, Inst, Value};
 pub use function::{DataFlowGraph, Function, Layout, Signature, ValueData, ValueDef};
 pub use inst::{
-    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, InstData, MemorySemantics, ReduceOp, Rounding,
-    Scope, TestOp, UnaryOp, WorkItemQuery,
+    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, InstData, MemorySemantics, PipeOp, ReduceOp,
+    Rounding, Scope, TestOp, UnaryOp, WorkItemQuery,
 };
 pub use module::{ArgKind, Global, Kernel, KernelArg, Module, Reloc};
 pub use parse::{parse_function, parse_module, ParseError};

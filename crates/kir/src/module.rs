@@ -16,6 +16,9 @@ pub enum ArgKind {
     Value { ty: Type, size: u32, align: u32 },
     /// A `sampler_t`, passed as its 32-bit encoded value. The parameter has type `i32`.
     Sampler,
+    /// A pipe memory object (`read_only`/`write_only pipe T`, SPIR-V `OpTypePipe`). The
+    /// parameter has type `Ptr(Global)`: the pipe's memory, laid out as `exec::pipe` says.
+    Pipe { write_only: bool },
 }
 
 /// One kernel argument.

@@ -84,6 +84,8 @@ fn write_kernel(f: &mut dyn Write, kernel: &Kernel) -> fmt::Result {
                 write!(f, "value {ty} size {size} align {align}")?
             }
             ArgKind::Sampler => write!(f, "sampler")?,
+            ArgKind::Pipe { write_only: false } => write!(f, "pipe_read")?,
+            ArgKind::Pipe { write_only: true } => write!(f, "pipe_write")?,
         }
         write!(f, " {:?}", arg.type_name)?;
     }
@@ -221,6 +223,10 @@ pub fn write_inst(f: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
             args,
         } => {
             write!(f, "{builtin}")?;
+            write_args(f, args)
+        }
+        InstData::Pipe { op, args } => {
+            write!(f, "{op}")?;
             write_args(f, args)
         }
         InstData::Barrier {

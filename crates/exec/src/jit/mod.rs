@@ -15,6 +15,7 @@
 //! `Jit::fallback` is off, in which case the launch fails with `ExecError::Unsupported`.
 
 mod compile;
+mod pipe_rt;
 mod rt;
 
 use std::collections::HashMap;

@@ -258,7 +258,7 @@ impl ItemCtx {
         }
     }
 
-    fn memory(&mut self) -> Memory<'_> {
+    pub(super) fn memory(&mut self) -> Memory<'_> {
         // SAFETY: set by the launch before any JIT code runs and outlives it.
         let sh: &Shared<'static> = unsafe { &*self.shared };
         // SAFETY: `local` points at the running group's local memory (see `set_local`).
@@ -287,7 +287,7 @@ impl ItemCtx {
     }
 
     /// Records the interpreter's error for `fault` at `site`.
-    fn set_fault(&mut self, site: u32, access: &'static str, fault: Fault) -> i32 {
+    pub(super) fn set_fault(&mut self, site: u32, access: &'static str, fault: Fault) -> i32 {
         let at = self.location(self.site(site));
         let kernel = self.sh().kernel_name.to_string();
         let global_id = self.global_id();
@@ -338,7 +338,7 @@ impl ItemCtx {
         1
     }
 
-    fn set_unsupported(&mut self, site: u32, what: String) -> i32 {
+    pub(super) fn set_unsupported(&mut self, site: u32, what: String) -> i32 {
         let at = self.location(self.site(site));
         self.error = Some(ExecError::Unsupported {
             kernel: self.sh().kernel_name.to_string(),

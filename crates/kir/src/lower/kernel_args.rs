@@ -90,6 +90,13 @@ pub(crate) fn describe(
             }
         }
         TypeKind::Opaque { what: "sampler_t" } => (ArgKind::Sampler, Type::I32, false),
+        TypeKind::Opaque { what } if what.ends_with(" pipe") => (
+            ArgKind::Pipe {
+                write_only: *what == "write_only pipe",
+            },
+            Type::Ptr(AddrSpace::Global),
+            false,
+        ),
         TypeKind::Opaque { what } => return Err(unsupported(what)),
         TypeKind::Bool
         | TypeKind::Int { .. }

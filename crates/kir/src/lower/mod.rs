@@ -34,13 +34,15 @@
 //! cl_khr_subgroup_* extensions, `OpGetKernelLocalSizeForSubgroupCount`,
 //! `OpGetKernelMaxNumSubgroups`; **the sub-group size is 1**), extended arithmetic
 //! (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
-//! `OpGenericPtrMemSemantics`, `OpSizeOf`, `OpPtrDiff`, `OpCopyLogical`, specialization
+//! pipes (`pipe`: `OpReadPipe` … `OpGroupCommitWritePipe`, `OpIsValidReserveId`,
+//! `OpGetNum/MaxPipePackets`), `OpGenericPtrMemSemantics`, `OpSizeOf`, `OpPtrDiff`, `OpCopyLogical`, specialization
 //! constants (also as array lengths), and `OpExtInst` of OpenCL.std (debug-information sets are
 //! ignored). `crates/exec/tests/consumer_coverage.rs` checks that every opcode an OpenCL
 //! full-profile environment admits runs, except images and the gaps below.
 //!
 //! Not supported yet (an `Unsupported` error naming the instruction and the capability):
-//! images (and samplers used by image instructions), pipes, device-side enqueue, named barriers,
+//! images (and samplers used by image instructions), pipe storage, device-side enqueue, named
+//! barriers,
 //! calls to functions without a body (link modules first with `spv::link`).
 //!
 //! [`fuzz::read_validate_lower`] is the fuzzing entry point (read → validate → lower).
@@ -58,6 +60,7 @@ mod layout;
 mod memory;
 mod module_info;
 mod ops;
+mod pipe;
 mod promote;
 mod subgroup;
 #[cfg(test)]
