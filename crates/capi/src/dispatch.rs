@@ -10,6 +10,7 @@ use crate::device::*;
 use crate::event::*;
 use crate::kernel::*;
 use crate::memory::*;
+use crate::pipe::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;

@@ -144,8 +144,9 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
                 // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
                 // specified arg_value is not a valid memory object".
+                // ... or a pipe given for a buffer ("the memory object type does not match").
                 let m = Obj::<MemObj>::get(mem)?;
-                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                if !Arc::ptr_eq(&m.context, &k.program.context) || m.pipe.is_some() {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
                 k.kernel
@@ -177,6 +178,29 @@ pub unsafe extern "C" fn clSetKernelArg(
                 // SAFETY: `arg_size` readable bytes.
                 let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) };
                 k.kernel.set_arg_bytes(arg_index, bytes).map_err(code)
+            }
+            ArgKind::Pipe { .. } => {
+                // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+                // sizeof(cl_mem)".
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value" (a pipe
+                // argument has no NULL value).
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: `arg_size` = sizeof(cl_mem) readable bytes.
+                let mem = unsafe { *(arg_value as *const cl_mem) };
+                // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+                // specified arg_value is not a valid memory object or the memory object type
+                // does not match the argument's".
+                let m = Obj::<MemObj>::get(mem)?;
+                let pipe = m.pipe.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                k.kernel.set_arg_pipe(arg_index, pipe).map_err(code)
             }
             // No samplers (no image support): "CL_INVALID_SAMPLER for an argument declared to be
             // of type sampler_t when the specified arg_value is not a valid sampler object".
@@ -241,19 +265,24 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         }
         let value = match param_name {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(InfoValue::u32(match info.kind {
-                ArgKind::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                // A pipe is a memory object in global memory (clang's kernel_arg_addr_space).
+                ArgKind::Global | ArgKind::Pipe { .. } => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 ArgKind::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
                 ArgKind::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
                 ArgKind::Value { .. } | ArgKind::Sampler => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             })),
             // Only images and pipes have access qualifiers.
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(InfoValue::u32(CL_KERNEL_ARG_ACCESS_NONE)),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(InfoValue::u32(match info.kind {
+                ArgKind::Pipe { write_only: true } => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                ArgKind::Pipe { write_only: false } => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                _ => CL_KERNEL_ARG_ACCESS_NONE,
+            })),
             CL_KERNEL_ARG_TYPE_NAME => Ok(InfoValue::str(&info.type_name)),
             // FIXME(issue 7): const/restrict/volatile are not carried to the kernel IR yet.
-            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(InfoValue::u64(if info.kind == ArgKind::Constant {
-                CL_KERNEL_ARG_TYPE_CONST
-            } else {
-                CL_KERNEL_ARG_TYPE_NONE as u64
+            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(InfoValue::u64(match info.kind {
+                ArgKind::Constant => CL_KERNEL_ARG_TYPE_CONST,
+                ArgKind::Pipe { .. } => CL_KERNEL_ARG_TYPE_PIPE,
+                _ => CL_KERNEL_ARG_TYPE_NONE as u64,
             })),
             CL_KERNEL_ARG_NAME => Ok(InfoValue::str(&info.name)),
             _ => Err(CL_INVALID_VALUE),

@@ -28,6 +28,7 @@ pub mod handle;
 pub mod info;
 pub mod kernel;
 pub mod memory;
+pub mod pipe;
 pub mod platform;
 pub mod program;
 pub mod queue;

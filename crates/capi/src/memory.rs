@@ -29,6 +29,8 @@ pub struct MemObj {
     pub map_count: AtomicU32,
     /// Addresses handed out by clEnqueueMapBuffer and not unmapped yet.
     pub mappings: Mutex<Vec<usize>>,
+    /// The pipe, when the object is one (`clCreatePipe`): `buffer` is its memory.
+    pub pipe: Option<runtime::Pipe>,
     /// Last, so the callbacks run after everything else of the object is gone.
     pub destructors: DestructorCallbacks,
 }
@@ -143,6 +145,19 @@ fn new_mem(
     parent: Option<(Arc<Obj<MemObj>>, usize)>,
     properties: Vec<cl_mem_properties>,
 ) -> *mut c_void {
+    new_mem_object(context, buffer, flags, host_ptr, parent, properties, None)
+}
+
+/// A new memory object's handle (a buffer, or a pipe when `pipe` is given).
+pub(crate) fn new_mem_object(
+    context: Arc<Obj<ContextObj>>,
+    buffer: runtime::Buffer,
+    flags: cl_mem_flags,
+    host_ptr: HostPtr,
+    parent: Option<(Arc<Obj<MemObj>>, usize)>,
+    properties: Vec<cl_mem_properties>,
+    pipe: Option<runtime::Pipe>,
+) -> *mut c_void {
     let obj = Obj::create(MemObj {
         context,
         buffer,
@@ -152,6 +167,7 @@ fn new_mem(
         properties,
         map_count: AtomicU32::new(0),
         mappings: Mutex::new(Vec::new()),
+        pipe,
         destructors: DestructorCallbacks::default(),
     });
     obj.destructors
@@ -328,7 +344,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     guard(|| {
         let m = Obj::<MemObj>::get(memobj)?;
         let value = match param_name {
-            CL_MEM_TYPE => Ok(InfoValue::u32(CL_MEM_OBJECT_BUFFER)),
+            CL_MEM_TYPE => Ok(InfoValue::u32(if m.pipe.is_some() {
+                CL_MEM_OBJECT_PIPE
+            } else {
+                CL_MEM_OBJECT_BUFFER
+            })),
             CL_MEM_FLAGS => Ok(InfoValue::u64(m.flags)),
             CL_MEM_SIZE => Ok(InfoValue::usize(m.buffer.size())),
             CL_MEM_HOST_PTR => Ok(InfoValue::ptr(m.host_ptr.0)),
@@ -353,8 +373,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 
 /// A buffer argument of a command: valid, of the queue's context.
 fn command_buffer(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Arc<Obj<MemObj>>> {
-    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object."
+    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object." (a pipe is not one)
     let m = Obj::<MemObj>::get(mem)?;
+    if m.pipe.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
     // "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same."
     if !Arc::ptr_eq(&m.context, &q.context) {
         return Err(CL_INVALID_CONTEXT);

@@ -1,4 +1,4 @@
-//! Entry points of features the device does not report (images and samplers, pipes, SVM,
+//! Entry points of features the device does not report (images and samplers, SVM,
 //! native kernels, sub-groups, on-device queues). Each validates its handles and returns the
 //! error the specification gives when the device lacks the feature; none pretends to work.
 
@@ -298,29 +298,6 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
         Obj::<QueueObj>::get(queue)?;
         Err(CL_INVALID_OPERATION)
     })
-}
-
-/// `clCreatePipe`: "CL_INVALID_OPERATION if no devices in context support pipes."
-pub unsafe extern "C" fn clCreatePipe(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _packet_size: cl_uint,
-    _max_packets: cl_uint,
-    _properties: *const cl_pipe_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    guard_create(errcode_ret, || no_images(context))
-}
-
-/// No memory object is a pipe: "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object."
-pub unsafe extern "C" fn clGetPipeInfo(
-    _pipe: cl_mem,
-    _param_name: cl_pipe_info,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
-) -> cl_int {
-    CL_INVALID_MEM_OBJECT
 }
 
 /// `clSVMAlloc`: NULL, as for any failure (the device reports no SVM capabilities).

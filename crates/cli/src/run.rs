@@ -137,6 +137,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     runtime::ArgKind::Value { size } =>
                         format!("a value of {size} bytes (use TYPE:VALUE)"),
                     runtime::ArgKind::Sampler => "a sampler".to_string(),
+                    runtime::ArgKind::Pipe { .. } =>
+                        "a pipe (not supported by `oxcl run` yet)".to_string(),
                 }
             ),
         }

@@ -18,6 +18,7 @@ mod device;
 mod device_caps;
 mod error;
 mod kernel;
+mod pipe;
 mod program;
 mod queue;
 
@@ -26,6 +27,7 @@ pub use context::Context;
 pub use device::{Device, Platform};
 pub use error::Error;
 pub use kernel::{ArgInfo, ArgKind, Kernel};
+pub use pipe::{Pipe, MAX_PIPE_ARGS, PIPE_MAX_ACTIVE_RESERVATIONS, PIPE_MAX_PACKET_SIZE};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 
