@@ -4,6 +4,7 @@
 //! errors a launch reports for memory that is not a pipe. Skips with a printed reason when the
 //! tools are absent.
 
+mod common;
 #[path = "consumer_coverage/harness.rs"]
 mod harness;
 #[path = "consumer_coverage/pipe_cases.rs"]
@@ -130,5 +131,77 @@ fn a_packet_size_mismatch_is_an_error() {
             })
             .expect_err("packet size mismatch");
         assert!(err.to_string().contains("packet size"), "{err}");
+    }
+}
+
+const SUB_GROUP: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+kernel void sgproducer(global const int *src, write_only pipe int p) {
+    reserve_id_t r = sub_group_reserve_write_pipe(p, 1);
+    if (is_valid_reserve_id(r)) {
+        write_pipe(p, r, 0, &src[get_global_id(0)]);
+        sub_group_commit_write_pipe(p, r);
+    }
+}
+kernel void sgconsumer(read_only pipe int p, global int *dst) {
+    reserve_id_t r = sub_group_reserve_read_pipe(p, 1);
+    if (is_valid_reserve_id(r)) {
+        read_pipe(p, r, 0, &dst[get_global_id(0)]);
+        sub_group_commit_read_pipe(p, r);
+    }
+}
+"#;
+
+#[test]
+fn reservations_with_32_bit_reserve_ids() {
+    // On the 32-bit `spir` target pointers and reserve ids are 32-bit integers.
+    let Some(m) = common::build_for(pipe_cases::SOURCE, "spir") else {
+        return;
+    };
+    assert_eq!(m.address_bits, 32);
+    for engine in [&checked() as &dyn Engine, &Jit::new()] {
+        pipe_cases::plain(engine, &m);
+        pipe_cases::reserved(engine, &m);
+        pipe_cases::work_group(engine, &m);
+    }
+}
+
+#[test]
+fn sub_group_reservations() {
+    // kir's sub-groups are single work-items, so a sub-group reservation of 1 packet is one
+    // work-item's.
+    if !harness::tools_available() {
+        eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
+        return;
+    }
+    let bytes = harness::compile(SUB_GROUP, "CL2.0");
+    let valid = spv::valid::validate(spv::read_bytes(&bytes).expect("reads"), &harness::env())
+        .expect("valid");
+    let m = kir::lower::lower(&valid).expect("lowered");
+    for engine in [&checked() as &dyn Engine, &Jit::new()] {
+        let src: Vec<i32> = (0..40).map(|i| i * i - 7).collect();
+        // 40 writers, room for 32: 8 reservations fail; 40 readers: 8 find the pipe empty.
+        let mut mems = vec![
+            pipe_cases::new_pipe(4, 32),
+            pipe_cases::int_bytes(&src),
+            pipe_cases::int_bytes(&[i32::MIN; 40]),
+        ];
+        pipe_cases::launch(engine, &m, "sgproducer", &mut mems, &[1, 0], 40, 8);
+        pipe_cases::launch(engine, &m, "sgconsumer", &mut mems, &[0, 2], 40, 8);
+        let got = pipe_cases::ints(&mems[2]);
+        assert_eq!(
+            got.iter().filter(|&&x| x == i32::MIN).count(),
+            8,
+            "{}",
+            engine.name()
+        );
+        let got: Vec<i32> = got.into_iter().filter(|&x| x != i32::MIN).collect();
+        assert!(
+            got.iter().all(|x| src.contains(x)),
+            "{}: {got:?}",
+            engine.name()
+        );
+        let distinct: std::collections::BTreeSet<i32> = got.iter().copied().collect();
+        assert_eq!(distinct.len(), 32, "{}", engine.name());
     }
 }
