@@ -1,5 +1,5 @@
 //! The `--arg SPEC` forms of `oxcl run`: `TYPE:VALUE`, `@PATH.npy`, `zeros:TYPE:COUNT`,
-//! `local:BYTES`.
+//! `local:BYTES`, `pipe:PACKET_BYTES:MAX_PACKETS` (an empty pipe).
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -14,6 +14,8 @@ pub enum ArgSpec {
     Buffer(Npy),
     /// `__local` memory of this many bytes.
     Local(usize),
+    /// An empty pipe of `max_packets` packets of `packet_size` bytes.
+    Pipe { packet_size: u32, max_packets: u32 },
 }
 
 /// An OpenCL C scalar or vector type name: element name, element size, components (3 for
@@ -76,6 +78,20 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
             .with_context(|| format!("bad byte count in `{spec}`"))?;
         return Ok(ArgSpec::Local(bytes));
     }
+    if let Some(rest) = spec.strip_prefix("pipe:") {
+        let (size, max) = rest
+            .split_once(':')
+            .ok_or_else(|| anyhow!("expected pipe:PACKET_BYTES:MAX_PACKETS, got `{spec}`"))?;
+        let number = |text: &str| -> Result<u32> {
+            text.trim()
+                .parse()
+                .with_context(|| format!("bad number in `{spec}`"))
+        };
+        return Ok(ArgSpec::Pipe {
+            packet_size: number(size)?,
+            max_packets: number(max)?,
+        });
+    }
     if let Some(rest) = spec.strip_prefix("zeros:") {
         let (ty, count) = rest
             .split_once(':')
@@ -97,7 +113,10 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
         return Ok(ArgSpec::Buffer(Npy { descr, shape, data }));
     }
     let (ty_name, value) = spec.split_once(':').ok_or_else(|| {
-        anyhow!("expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT or local:BYTES, got `{spec}`")
+        anyhow!(
+            "expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT, local:BYTES or \
+             pipe:PACKET_BYTES:MAX_PACKETS, got `{spec}`"
+        )
     })?;
     let ty = parse_type(ty_name)?;
     let parts: Vec<&str> = value.split(',').map(str::trim).collect();
@@ -220,6 +239,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(parse("local:256").unwrap(), ArgSpec::Local(256));
+        assert_eq!(
+            parse("pipe:16:100").unwrap(),
+            ArgSpec::Pipe {
+                packet_size: 16,
+                max_packets: 100
+            }
+        );
+        assert!(parse("pipe:16").is_err());
     }
 
     #[test]

@@ -28,7 +28,8 @@ pub struct RunArgs {
     /// Build options.
     #[arg(long, allow_hyphen_values = true)]
     options: Option<String>,
-    /// One per kernel argument, in order: TYPE:VALUE, @PATH.npy, zeros:TYPE:COUNT, local:BYTES.
+    /// One per kernel argument, in order: TYPE:VALUE, @PATH.npy, zeros:TYPE:COUNT, local:BYTES,
+    /// pipe:PACKET_BYTES:MAX_PACKETS.
     #[arg(long = "arg", allow_hyphen_values = true)]
     args: Vec<String>,
     /// Write buffer argument INDEX after the run: INDEX=PATH.npy.
@@ -120,12 +121,29 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             (ArgSpec::Local(size), runtime::ArgKind::Local) => {
                 kernel.set_arg_local(index_u32, size)?
             }
+            (
+                ArgSpec::Pipe {
+                    packet_size,
+                    max_packets,
+                },
+                runtime::ArgKind::Pipe { .. },
+            ) => {
+                let pipe = runtime::Pipe::new(
+                    &context,
+                    runtime::MemFlags::default(),
+                    packet_size,
+                    max_packets,
+                )
+                .with_context(|| format!("--arg {index}"))?;
+                kernel.set_arg_pipe(index_u32, &pipe)?;
+            }
             (spec, kind) => bail!(
                 "--arg {index}: {} given for argument `{}` which is {}",
                 match spec {
                     ArgSpec::Buffer(_) => "a buffer",
                     ArgSpec::Value { .. } => "a value",
                     ArgSpec::Local(_) => "local memory",
+                    ArgSpec::Pipe { .. } => "a pipe",
                 },
                 info.name,
                 match kind {
@@ -138,7 +156,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                         format!("a value of {size} bytes (use TYPE:VALUE)"),
                     runtime::ArgKind::Sampler => "a sampler".to_string(),
                     runtime::ArgKind::Pipe { .. } =>
-                        "a pipe (not supported by `oxcl run` yet)".to_string(),
+                        "a pipe (use pipe:PACKET_BYTES:MAX_PACKETS)".to_string(),
                 }
             ),
         }
