@@ -271,10 +271,10 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
             InfoValue::usize(d.global_variable_preferred_total_size())
         }
         CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(0),
-        CL_DEVICE_MAX_PIPE_ARGS
-        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
-        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::u32(0),
-        CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(false),
+        CL_DEVICE_MAX_PIPE_ARGS => InfoValue::u32(d.pipe_limits().0),
+        CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => InfoValue::u32(d.pipe_limits().1),
+        CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::u32(d.pipe_limits().2),
+        CL_DEVICE_PIPE_SUPPORT => InfoValue::bool(d.pipe_support()),
         // 0: natural alignment.
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT

@@ -11,6 +11,7 @@ use crate::event::*;
 use crate::image::*;
 use crate::kernel::*;
 use crate::memory::*;
+use crate::pipe::*;
 use crate::platform::*;
 use crate::program::*;
 use crate::queue::*;

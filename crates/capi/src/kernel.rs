@@ -144,9 +144,13 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
                 // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
                 // specified arg_value is not a valid memory object".
+                // ... or a pipe given for a buffer ("the memory object type does not match").
                 let m = Obj::<MemObj>::get(mem)?;
-                // An image is not a buffer.
-                if !Arc::ptr_eq(&m.context, &k.program.context) || m.image.is_some() {
+                // An image or a pipe is not a buffer.
+                if !Arc::ptr_eq(&m.context, &k.program.context)
+                    || m.image.is_some()
+                    || m.pipe.is_some()
+                {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
                 k.kernel
@@ -216,6 +220,29 @@ pub unsafe extern "C" fn clSetKernelArg(
                 };
                 k.kernel.set_arg_image(arg_index, image).map_err(code)
             }
+            ArgKind::Pipe { .. } => {
+                // "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+                // sizeof(cl_mem)".
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value" (a pipe
+                // argument has no NULL value).
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: `arg_size` = sizeof(cl_mem) readable bytes.
+                let mem = unsafe { *(arg_value as *const cl_mem) };
+                // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+                // specified arg_value is not a valid memory object or the memory object type
+                // does not match the argument's".
+                let m = Obj::<MemObj>::get(mem)?;
+                let pipe = m.pipe.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                k.kernel.set_arg_pipe(arg_index, pipe).map_err(code)
+            }
         }
     })
 }
@@ -284,27 +311,31 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         }
         let value = match param_name {
             CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(InfoValue::u32(match info.kind {
-                // Image objects are in global memory.
-                ArgKind::Global | ArgKind::Image => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                // Image and pipe objects are in global memory (clang's kernel_arg_addr_space).
+                ArgKind::Global | ArgKind::Image | ArgKind::Pipe { .. } => {
+                    CL_KERNEL_ARG_ADDRESS_GLOBAL
+                }
                 ArgKind::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
                 ArgKind::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
                 ArgKind::Value { .. } | ArgKind::Sampler => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             })),
             // Only images and pipes have access qualifiers.
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => {
-                Ok(InfoValue::u32(match k.kernel.image_access(arg_index) {
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(InfoValue::u32(match info.kind {
+                ArgKind::Pipe { write_only: true } => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                ArgKind::Pipe { write_only: false } => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                _ => match k.kernel.image_access(arg_index) {
                     Some(runtime::ImageArgAccess::ReadOnly) => CL_KERNEL_ARG_ACCESS_READ_ONLY,
                     Some(runtime::ImageArgAccess::WriteOnly) => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
                     Some(runtime::ImageArgAccess::ReadWrite) => CL_KERNEL_ARG_ACCESS_READ_WRITE,
                     None => CL_KERNEL_ARG_ACCESS_NONE,
-                }))
-            }
+                },
+            })),
             CL_KERNEL_ARG_TYPE_NAME => Ok(InfoValue::str(&info.type_name)),
             // FIXME(issue 7): const/restrict/volatile are not carried to the kernel IR yet.
-            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(InfoValue::u64(if info.kind == ArgKind::Constant {
-                CL_KERNEL_ARG_TYPE_CONST
-            } else {
-                CL_KERNEL_ARG_TYPE_NONE as u64
+            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(InfoValue::u64(match info.kind {
+                ArgKind::Constant => CL_KERNEL_ARG_TYPE_CONST,
+                ArgKind::Pipe { .. } => CL_KERNEL_ARG_TYPE_PIPE,
+                _ => CL_KERNEL_ARG_TYPE_NONE as u64,
             })),
             CL_KERNEL_ARG_NAME => Ok(InfoValue::str(&info.name)),
             _ => Err(CL_INVALID_VALUE),

@@ -31,6 +31,8 @@ pub struct MemObj {
     pub map_count: AtomicU32,
     /// Addresses handed out by clEnqueueMapBuffer and not unmapped yet.
     pub mappings: Mutex<Vec<usize>>,
+    /// The pipe, when the object is one (`clCreatePipe`): `buffer` is its memory.
+    pub pipe: Option<runtime::Pipe>,
     /// Last, so the callbacks run after everything else of the object is gone.
     pub destructors: DestructorCallbacks,
 }
@@ -148,6 +150,24 @@ pub(crate) fn new_mem(
     properties: Vec<cl_mem_properties>,
     image: Option<runtime::Image>,
 ) -> *mut c_void {
+    new_mem_object(
+        context, buffer, flags, host_ptr, parent, properties, image, None,
+    )
+}
+
+/// A new memory object's handle (a buffer; an image when `image` is given, a pipe when `pipe`
+/// is).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn new_mem_object(
+    context: Arc<Obj<ContextObj>>,
+    buffer: runtime::Buffer,
+    flags: cl_mem_flags,
+    host_ptr: HostPtr,
+    parent: Option<(Arc<Obj<MemObj>>, usize)>,
+    properties: Vec<cl_mem_properties>,
+    image: Option<runtime::Image>,
+    pipe: Option<runtime::Pipe>,
+) -> *mut c_void {
     let obj = Obj::create(MemObj {
         context,
         buffer,
@@ -158,6 +178,7 @@ pub(crate) fn new_mem(
         image,
         map_count: AtomicU32::new(0),
         mappings: Mutex::new(Vec::new()),
+        pipe,
         destructors: DestructorCallbacks::default(),
     });
     obj.destructors
@@ -335,11 +356,13 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     guard(|| {
         let m = Obj::<MemObj>::get(memobj)?;
         let value = match param_name {
-            CL_MEM_TYPE => Ok(InfoValue::u32(
+            CL_MEM_TYPE => Ok(InfoValue::u32(if m.pipe.is_some() {
+                CL_MEM_OBJECT_PIPE
+            } else {
                 m.image.as_ref().map_or(CL_MEM_OBJECT_BUFFER, |i| {
                     crate::image::mem_object_type(i.image_type())
-                }),
-            )),
+                })
+            })),
             CL_MEM_FLAGS => Ok(InfoValue::u64(m.flags)),
             CL_MEM_SIZE => Ok(InfoValue::usize(
                 m.image.as_ref().map_or(m.buffer.size(), |i| i.size()),
@@ -377,6 +400,9 @@ pub(crate) fn command_buffer(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Ar
 /// A memory object (buffer or image) of a command: valid, of the queue's context.
 pub(crate) fn command_mem(q: &Arc<Obj<QueueObj>>, mem: cl_mem) -> ClResult<Arc<Obj<MemObj>>> {
     let m = Obj::<MemObj>::get(mem)?;
+    if m.pipe.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
     // "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same."
     if !Arc::ptr_eq(&m.context, &q.context) {
         return Err(CL_INVALID_CONTEXT);

@@ -1,5 +1,5 @@
-//! Entry points of features the device does not report (pipes, SVM, native kernels,
-//! on-device queues). Each validates its handles and returns the
+//! Entry points of features the device does not report (SVM, native kernels, on-device
+//! queues). Each validates its handles and returns the
 //! error the specification gives when the device lacks the feature; none pretends to work.
 
 use std::ffi::c_void;
@@ -7,7 +7,7 @@ use std::ffi::c_void;
 use crate::consts::*;
 use crate::context::ContextObj;
 use crate::device::DeviceObj;
-use crate::entry::{guard, guard_create};
+use crate::entry::guard;
 use crate::handle::Obj;
 use crate::kernel::KernelObj;
 use crate::queue::QueueObj;
@@ -31,32 +31,6 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
         Obj::<QueueObj>::get(queue)?;
         Err(CL_INVALID_OPERATION)
     })
-}
-
-/// `clCreatePipe`: "CL_INVALID_OPERATION if no devices in context support pipes."
-pub unsafe extern "C" fn clCreatePipe(
-    context: cl_context,
-    _flags: cl_mem_flags,
-    _packet_size: cl_uint,
-    _max_packets: cl_uint,
-    _properties: *const cl_pipe_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    guard_create(errcode_ret, || {
-        Obj::<ContextObj>::get(context)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// No memory object is a pipe: "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object."
-pub unsafe extern "C" fn clGetPipeInfo(
-    _pipe: cl_mem,
-    _param_name: cl_pipe_info,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
-) -> cl_int {
-    CL_INVALID_MEM_OBJECT
 }
 
 /// `clSVMAlloc`: NULL, as for any failure (the device reports no SVM capabilities).

@@ -135,6 +135,24 @@ fn c_program_compiles_links_and_orders_commands_through_the_loader() {
 }
 
 #[test]
+fn c_program_passes_data_through_a_pipe() {
+    let kernels = "kernel void produce(global const int *src, write_only pipe int p) {\n\
+                   write_pipe(p, &src[get_global_id(0)]);\n}\n\
+                   kernel void consume(read_only pipe int p, global int *dst) {\n\
+                   int v = 0; read_pipe(p, &v); dst[get_global_id(0)] = v + 1;\n}\n";
+    let il = clang_spirv(kernels, "pipes");
+    let arg = il
+        .as_ref()
+        .map_or(std::ffi::OsStr::new("-"), |p| p.as_os_str());
+    let Some(output) = run_c_program_with("pipes", &[arg]) else {
+        return;
+    };
+    let (passed, failed) = counts(&output);
+    assert_eq!(failed, 0, "{output}");
+    assert!(passed >= if il.is_some() { 30 } else { 18 }, "{output}");
+}
+
+#[test]
 fn c_program_uses_the_api_from_several_threads() {
     let Some(output) = run_c_program("threads") else {
         return;

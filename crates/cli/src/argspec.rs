@@ -1,6 +1,6 @@
 //! The `--arg SPEC` forms of `oxcl run`: `TYPE:VALUE`, `@PATH.npy`, `zeros:TYPE:COUNT`,
 //! `local:BYTES`, `image:PATH.png`, `image:WIDTHxHEIGHT:FORMAT`,
-//! `sampler:COORDS,ADDRESSING,FILTER`.
+//! `sampler:COORDS,ADDRESSING,FILTER`, `pipe:PACKET_BYTES:MAX_PACKETS` (an empty pipe).
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -20,6 +20,8 @@ pub enum ArgSpec {
     Image(ImageData),
     /// A sampler.
     Sampler(runtime::Sampler),
+    /// An empty pipe of `max_packets` packets of `packet_size` bytes.
+    Pipe { packet_size: u32, max_packets: u32 },
 }
 
 /// `image:PATH.png` or `image:WIDTHxHEIGHT:FORMAT`.
@@ -156,6 +158,20 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
     if let Some(rest) = spec.strip_prefix("sampler:") {
         return parse_sampler(spec, rest);
     }
+    if let Some(rest) = spec.strip_prefix("pipe:") {
+        let (size, max) = rest
+            .split_once(':')
+            .ok_or_else(|| anyhow!("expected pipe:PACKET_BYTES:MAX_PACKETS, got `{spec}`"))?;
+        let number = |text: &str| -> Result<u32> {
+            text.trim()
+                .parse()
+                .with_context(|| format!("bad number in `{spec}`"))
+        };
+        return Ok(ArgSpec::Pipe {
+            packet_size: number(size)?,
+            max_packets: number(max)?,
+        });
+    }
     if let Some(rest) = spec.strip_prefix("zeros:") {
         let (ty, count) = rest
             .split_once(':')
@@ -179,7 +195,8 @@ pub fn parse(spec: &str) -> Result<ArgSpec> {
     let (ty_name, value) = spec.split_once(':').ok_or_else(|| {
         anyhow!(
             "expected TYPE:VALUE, @FILE.npy, zeros:TYPE:COUNT, local:BYTES, image:PATH.png, \
-             image:WIDTHxHEIGHT:FORMAT or sampler:COORDS,ADDRESSING,FILTER, got `{spec}`"
+             image:WIDTHxHEIGHT:FORMAT, sampler:COORDS,ADDRESSING,FILTER or \
+             pipe:PACKET_BYTES:MAX_PACKETS, got `{spec}`"
         )
     })?;
     let ty = parse_type(ty_name)?;
@@ -303,6 +320,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(parse("local:256").unwrap(), ArgSpec::Local(256));
+        assert_eq!(
+            parse("pipe:16:100").unwrap(),
+            ArgSpec::Pipe {
+                packet_size: 16,
+                max_packets: 100
+            }
+        );
+        assert!(parse("pipe:16").is_err());
     }
 
     #[test]

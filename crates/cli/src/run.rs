@@ -35,7 +35,7 @@ pub struct RunArgs {
     /// image; FORMAT is r8, ra8, rgba8, bgra8, r16, rgba16, r32f, rgba32f, rgba16f, r8ui,
     /// rgba8ui, r32ui, rgba32ui, r32i or rgba32i), sampler:COORDS,ADDRESSING,FILTER (normalized
     /// or unnormalized; none, clamp_to_edge, clamp, repeat or mirrored_repeat; nearest or
-    /// linear).
+    /// linear), pipe:PACKET_BYTES:MAX_PACKETS (an empty pipe).
     #[arg(long = "arg", allow_hyphen_values = true)]
     args: Vec<String>,
     /// Write argument INDEX after the run: INDEX=PATH.npy for a buffer, INDEX=PATH.png for an
@@ -151,6 +151,22 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
             (ArgSpec::Local(size), runtime::ArgKind::Local) => {
                 kernel.set_arg_local(index_u32, size)?
             }
+            (
+                ArgSpec::Pipe {
+                    packet_size,
+                    max_packets,
+                },
+                runtime::ArgKind::Pipe { .. },
+            ) => {
+                let pipe = runtime::Pipe::new(
+                    &context,
+                    runtime::MemFlags::default(),
+                    packet_size,
+                    max_packets,
+                )
+                .with_context(|| format!("--arg {index}"))?;
+                kernel.set_arg_pipe(index_u32, &pipe)?;
+            }
             (spec, kind) => bail!(
                 "--arg {index}: {} given for argument `{}` which is {}",
                 match spec {
@@ -159,6 +175,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                     ArgSpec::Local(_) => "local memory",
                     ArgSpec::Image(_) => "an image",
                     ArgSpec::Sampler(_) => "a sampler",
+                    ArgSpec::Pipe { .. } => "a pipe",
                 },
                 info.name,
                 match kind {
@@ -173,6 +190,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
                         "a sampler (use sampler:COORDS,ADDRESSING,FILTER)".to_string(),
                     runtime::ArgKind::Image =>
                         "an image (use image:PATH.png or image:WIDTHxHEIGHT:FORMAT)".to_string(),
+                    runtime::ArgKind::Pipe { .. } =>
+                        "a pipe (use pipe:PACKET_BYTES:MAX_PACKETS)".to_string(),
                 }
             ),
         }

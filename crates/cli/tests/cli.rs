@@ -392,3 +392,86 @@ fn run_help_documents_image_arguments() {
         assert!(help.contains(needle), "`{needle}` missing from:\n{help}");
     }
 }
+
+#[test]
+fn run_gives_a_kernel_an_empty_pipe() {
+    if !have("clang-15") || !have("llvm-spirv-15") {
+        eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
+        return;
+    }
+    let (cl, bc, spv) = (temp("pipe.cl"), temp("pipe.bc"), temp("pipe.spv"));
+    std::fs::write(
+        &cl,
+        "kernel void w(write_only pipe int p, global int *status) {\n\
+         int v = get_global_id(0); status[get_global_id(0)] = write_pipe(p, &v); }\n",
+    )
+    .unwrap();
+    let clang = Command::new("clang-15")
+        .args([
+            "-c",
+            "-target",
+            "spir64",
+            "-cl-std=CL2.0",
+            "-O0",
+            "-emit-llvm",
+            "-o",
+        ])
+        .arg(&bc)
+        .arg(&cl)
+        .status()
+        .unwrap();
+    let tr = Command::new("llvm-spirv-15")
+        .arg("--spirv-max-version=1.2")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&spv)
+        .status()
+        .unwrap();
+    assert!(clang.success() && tr.success());
+    let out_path = temp("status.npy");
+    let out = oxcl(&[
+        "run",
+        spv.to_str().unwrap(),
+        "--kernel",
+        "w",
+        "--global",
+        "10",
+        "--local",
+        "5",
+        "--arg",
+        "pipe:4:6",
+        "--arg",
+        "zeros:int:10",
+        "--out",
+        &format!("1={}", out_path.display()),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&out_path).unwrap();
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let status: Vec<i32> = bytes[10 + header_len..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // A pipe of 6 packets takes 6 of the 10 writes (0); the other 4 find it full (negative).
+    assert_eq!(status.iter().filter(|&&s| s == 0).count(), 6, "{status:?}");
+    assert_eq!(status.iter().filter(|&&s| s < 0).count(), 4, "{status:?}");
+    // A pipe argument given something else is an error naming the form to use.
+    let out = oxcl(&[
+        "run",
+        spv.to_str().unwrap(),
+        "--kernel",
+        "w",
+        "--global",
+        "1",
+        "--arg",
+        "zeros:int:1",
+        "--arg",
+        "zeros:int:1",
+    ]);
+    assert_clean_failure(&out, "buffer for a pipe");
+    assert!(
+        text(&out.stderr).contains("pipe:PACKET_BYTES:MAX_PACKETS"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -23,6 +23,7 @@
 pub mod error;
 pub mod interp;
 pub mod jit;
+pub mod pipe;
 
 pub use error::ExecError;
 pub use interp::program::ProgramGlobals;

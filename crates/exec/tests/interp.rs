@@ -565,7 +565,7 @@ fn any_args(kernel: &kir::Kernel, storage: &mut Vec<Vec<u8>>) -> Vec<ArgValue> {
         .iter()
         .zip(storage.iter_mut())
         .map(|(arg, bytes)| match &arg.kind {
-            kir::ArgKind::Buffer(_) => ArgValue::Buffer {
+            kir::ArgKind::Buffer(_) | kir::ArgKind::Pipe { .. } => ArgValue::Buffer {
                 ptr: bytes.as_mut_ptr(),
                 len: bytes.len(),
             },

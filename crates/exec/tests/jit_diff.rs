@@ -47,7 +47,7 @@ fn make_args(module: &Module, kernel: usize, storage: &mut Vec<Vec<u8>>) -> Vec<
     let mut args = Vec::new();
     for (arg, bytes) in k.args.iter().zip(storage.iter_mut()) {
         args.push(match &arg.kind {
-            ArgKind::Buffer(_) => ArgValue::Buffer {
+            ArgKind::Buffer(_) | ArgKind::Pipe { .. } => ArgValue::Buffer {
                 ptr: bytes.as_mut_ptr(),
                 len: bytes.len(),
             },

@@ -318,6 +318,50 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// Pipe operations (SPIR-V 3.42.23 pipe instructions; OpenCL C 6.13.16). `pipe` is the pipe
+    /// memory object (a `ptr_global`, laid out as `exec::pipe` says); `size` and `align` are the
+    /// packet size and alignment (i32). `args` of `InstData::Pipe`, and result:
+    /// - `read`/`write`: `[pipe, ptr, size, align]` → i32 (0 on success, negative otherwise);
+    /// - `reserved_read`/`reserved_write`: `[pipe, reserve_id, index, ptr, size, align]` → i32;
+    /// - `reserve_read`/`reserve_write`: `[pipe, num_packets, size, align]` → a reserve id (an
+    ///   integer, 0 when the reservation failed);
+    /// - `commit_read`/`commit_write`: `[pipe, reserve_id, size, align]`, no result;
+    /// - `num_packets`/`max_packets`: `[pipe, size, align]` → i32.
+    PipeOp {
+        Read = "read",
+        Write = "write",
+        ReservedRead = "reserved_read",
+        ReservedWrite = "reserved_write",
+        ReserveRead = "reserve_read",
+        ReserveWrite = "reserve_write",
+        CommitRead = "commit_read",
+        CommitWrite = "commit_write",
+        NumPackets = "num_packets",
+        MaxPackets = "max_packets",
+    }
+);
+
+impl PipeOp {
+    /// How many value operands the operation takes.
+    pub fn arg_count(self) -> usize {
+        match self {
+            PipeOp::Read | PipeOp::Write => 4,
+            PipeOp::ReservedRead | PipeOp::ReservedWrite => 6,
+            PipeOp::ReserveRead
+            | PipeOp::ReserveWrite
+            | PipeOp::CommitRead
+            | PipeOp::CommitWrite => 4,
+            PipeOp::NumPackets | PipeOp::MaxPackets => 3,
+        }
+    }
+
+    /// Whether the operation has a result.
+    pub fn has_result(self) -> bool {
+        !matches!(self, PipeOp::CommitRead | PipeOp::CommitWrite)
+    }
+}
+
 /// SPIR-V MemorySemantics bits (kept as the raw mask).
 pub type MemorySemantics = u32;
 
@@ -454,6 +498,9 @@ pub enum InstData {
         semantics_unequal: MemorySemantics,
         args: Vec<Value>,
     },
+    /// `vN = pipe.i32 read(v_pipe, v_ptr, v_size, v_align)` (see [`PipeOp`] for the operands of
+    /// each operation; `commit_*` have no result).
+    Pipe { op: PipeOp, args: Vec<Value> },
     /// `jump block2(v1, v2)` (terminator)
     Jump { dest: BlockCall },
     /// `brif v4, block2(v5), block3` (terminator)
@@ -522,6 +569,7 @@ impl InstData {
             InstData::Barrier { .. } => "barrier",
             InstData::Fence { .. } => "fence",
             InstData::Atomic { .. } => "atomic",
+            InstData::Pipe { .. } => "pipe",
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",
@@ -605,6 +653,7 @@ impl InstData {
             InstData::Call { args, .. }
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter().copied().for_each(f),
+            InstData::Pipe { args, .. } => args.iter().copied().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(*ptr);
                 args.iter().copied().for_each(f);
@@ -706,6 +755,7 @@ impl InstData {
             InstData::Call { args, .. }
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter_mut().for_each(f),
+            InstData::Pipe { args, .. } => args.iter_mut().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(ptr);
                 args.iter_mut().for_each(f);

@@ -20,6 +20,9 @@ pub enum ArgKind {
     /// (`exec::ArgValue::Image`); the parameter is the image's handle, an integer of pointer
     /// width (`Module::ptr_int_type`), which image instructions take.
     Image(ImageArg),
+    /// A pipe memory object (`read_only`/`write_only pipe T`, SPIR-V `OpTypePipe`). The
+    /// parameter has type `Ptr(Global)`: the pipe's memory, laid out as `exec::pipe` says.
+    Pipe { write_only: bool },
 }
 
 /// The declared type of an image argument (SPIR-V `OpTypeImage` operands, env §2.4.2).

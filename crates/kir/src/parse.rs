@@ -9,8 +9,8 @@ use std::fmt;
 use crate::{
     AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, BuiltinFn, CmpOp, ConvertOp,
     DataFlowGraph, FuncRef, Function, Global, GlobalRef, ImageOp, InstData, Kernel, KernelArg,
-    Layout, Module, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature, TestOp, Type, UnaryOp,
-    Value, ValueData, ValueDef, WorkItemQuery,
+    Layout, Module, PipeOp, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature, TestOp, Type,
+    UnaryOp, Value, ValueData, ValueDef, WorkItemQuery,
 };
 
 /// A syntax error with its 1-based line.
@@ -464,6 +464,8 @@ impl Parser {
             let kind = match kind_word.as_str() {
                 "local" => ArgKind::LocalPtr,
                 "sampler" => ArgKind::Sampler,
+                "pipe_read" => ArgKind::Pipe { write_only: false },
+                "pipe_write" => ArgKind::Pipe { write_only: true },
                 "value" => {
                     let ty = self.ty()?;
                     self.expect_word("size")?;
@@ -983,6 +985,14 @@ impl Parser {
                 let op = self.named("image operation", ImageOp::from_name)?;
                 self.punct('(')?;
                 InstData::Image {
+                    op,
+                    args: self.value_list_rest()?,
+                }
+            }
+            "pipe" => {
+                let op = self.named("pipe operation", PipeOp::from_name)?;
+                self.punct('(')?;
+                InstData::Pipe {
                     op,
                     args: self.value_list_rest()?,
                 }

@@ -85,6 +85,8 @@ fn write_kernel(f: &mut dyn Write, kernel: &Kernel) -> fmt::Result {
             }
             ArgKind::Sampler => write!(f, "sampler")?,
             ArgKind::Image(image) => write!(f, "{}", image.name())?,
+            ArgKind::Pipe { write_only: false } => write!(f, "pipe_read")?,
+            ArgKind::Pipe { write_only: true } => write!(f, "pipe_write")?,
         }
         write!(f, " {:?}", arg.type_name)?;
     }
@@ -225,6 +227,10 @@ pub fn write_inst(f: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
             write_args(f, args)
         }
         InstData::Image { op, args } => {
+            write!(f, "{op}")?;
+            write_args(f, args)
+        }
+        InstData::Pipe { op, args } => {
             write!(f, "{op}")?;
             write_args(f, args)
         }

@@ -20,12 +20,13 @@
 //!    return type. Builtin calls have the OpenCL.std instruction's number of value operands. `return` matches the function's return type. `globaladdr` names an existing
 //!    global and gives a pointer into that global's space. `image` instructions have their
 //!    operation's operand count, an integer image handle, an `i32` sampler, and texels of type
-//!    `f32x4`, `f16x4`, `i32x4` or `f32`; queries give integers.
+//!    `f32x4`, `f16x4`, `i32x4` or `f32`; queries give integers. `pipe` operations have their
+//!    operation's operands (a `ptr_global` pipe, i32 packet size and alignment last) and result.
 //!
 //! Per module: every kernel names an existing function whose parameters match the kernel's
 //! arguments one to one (`Buffer(space)` ↔ `Ptr(space)`, `LocalPtr` ↔ `Ptr(Local)`,
-//! `Value { ty, .. }` ↔ `ty`, `Sampler` ↔ `i32`, `Image(_)` ↔ the pointer-sized integer) and
-//! which returns nothing; relocations of globals
+//! `Value { ty, .. }` ↔ `ty`, `Sampler` ↔ `i32`, `Image(_)` ↔ the pointer-sized integer,
+//! `Pipe` ↔ `Ptr(Global)`) and which returns nothing; relocations of globals
 //! lie inside their initializer and name existing globals; `Local` globals have no initializer;
 //! `address_bits` is 32 or 64.
 
@@ -33,7 +34,7 @@ use std::fmt;
 
 use crate::{
     AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, CmpOp, ConvertOp, Function, ImageOp,
-    Inst, InstData, Module, ScalarType, Type, UnaryOp, Value, ValueDef,
+    Inst, InstData, Module, PipeOp, ScalarType, Type, UnaryOp, Value, ValueDef,
 };
 
 /// One violated invariant, with where it was found.
@@ -139,6 +140,7 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
                 ArgKind::Value { ty, .. } => ty,
                 ArgKind::Sampler => Type::I32,
                 ArgKind::Image(_) => module.ptr_int_type(),
+                ArgKind::Pipe { .. } => Type::Ptr(AddrSpace::Global),
             };
             if expected != param {
                 err(format!(
@@ -761,6 +763,46 @@ impl FnVerifier<'_> {
                     };
                     if result != expected {
                         return Err(format!("result {result:?}, expected {expected:?}"));
+                    }
+                }
+                InstData::Pipe { op, args } => {
+                    if args.len() != op.arg_count() {
+                        return Err(format!(
+                            "pipe {op} takes {} arguments, {} given",
+                            op.arg_count(),
+                            args.len()
+                        ));
+                    }
+                    if ty(args[0]) != Type::Ptr(AddrSpace::Global) {
+                        return Err(format!("pipe {op} on {}, not a ptr_global", ty(args[0])));
+                    }
+                    // The packet size and alignment come last.
+                    for &arg in &args[args.len() - 2..] {
+                        same(ty(arg), Type::I32)?;
+                    }
+                    match op {
+                        PipeOp::Read | PipeOp::Write => is_ptr(ty(args[1]))?,
+                        PipeOp::ReservedRead | PipeOp::ReservedWrite => {
+                            is_int_scalar(ty(args[1]))?;
+                            is_int_scalar(ty(args[2]))?;
+                            is_ptr(ty(args[3]))?;
+                        }
+                        PipeOp::ReserveRead
+                        | PipeOp::ReserveWrite
+                        | PipeOp::CommitRead
+                        | PipeOp::CommitWrite => is_int_scalar(ty(args[1]))?,
+                        PipeOp::NumPackets | PipeOp::MaxPackets => {}
+                    }
+                    match op {
+                        PipeOp::CommitRead | PipeOp::CommitWrite => no_result(result)?,
+                        // A reserve id is an integer of either width.
+                        PipeOp::ReserveRead | PipeOp::ReserveWrite => {
+                            let t = want_result(result)?;
+                            if t != Type::I32 && t != Type::I64 {
+                                return Err(format!("reserve id of type {t}"));
+                            }
+                        }
+                        _ => same(want_result(result)?, Type::I32)?,
                     }
                 }
                 InstData::Jump { .. } | InstData::Unreachable => no_result(result)?,

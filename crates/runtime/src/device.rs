@@ -163,6 +163,7 @@ impl Device {
                 "__opencl_c_fp64",
                 "__opencl_c_int64",
                 "__opencl_c_generic_address_space",
+                "__opencl_c_pipes",
                 "__opencl_c_atomic_order_acq_rel",
                 "__opencl_c_atomic_order_seq_cst",
                 "__opencl_c_atomic_scope_device",

@@ -31,6 +31,26 @@ impl Device {
         self.image_support
     }
 
+    /// `CL_DEVICE_PIPE_SUPPORT`: pipes run on both engines (`exec::pipe`); the
+    /// `__opencl_c_pipes` feature is claimed with them.
+    pub fn pipe_support(&self) -> bool {
+        self.features.iter().any(|f| f == "__opencl_c_pipes")
+    }
+
+    /// `CL_DEVICE_MAX_PIPE_ARGS`, `CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS` and
+    /// `CL_DEVICE_PIPE_MAX_PACKET_SIZE` (0 without pipe support, as API 4.2 says).
+    pub fn pipe_limits(&self) -> (u32, u32, u32) {
+        if self.pipe_support() {
+            (
+                crate::MAX_PIPE_ARGS,
+                crate::PIPE_MAX_ACTIVE_RESERVATIONS,
+                crate::PIPE_MAX_PACKET_SIZE,
+            )
+        } else {
+            (0, 0, 0)
+        }
+    }
+
     /// `CL_DEVICE_QUEUE_ON_HOST_PROPERTIES`: out-of-order execution and profiling (as
     /// `(out_of_order, profiling)`).
     pub fn queue_properties(&self) -> (bool, bool) {

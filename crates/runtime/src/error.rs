@@ -37,6 +37,8 @@ pub enum Error {
     InvalidGlobalWorkSize(String),
     #[error("invalid work-group size: {0}")]
     InvalidWorkGroupSize(String),
+    #[error("invalid pipe size: {0}")]
+    InvalidPipeSize(String),
     #[error("invalid buffer size {0}")]
     InvalidBufferSize(usize),
     #[error("host pointer: {0}")]
@@ -84,6 +86,7 @@ impl Error {
             Error::InvalidGlobalWorkSize(_) => -63,
             Error::InvalidWorkGroupSize(_) => -54,
             Error::InvalidBufferSize(_) => -61,
+            Error::InvalidPipeSize(_) => -69,
             Error::InvalidHostPtr(_) => -37,
             Error::OutOfHostMemory(_) => -6,
             Error::InvalidOperation(_) => -59,

@@ -20,6 +20,8 @@ pub enum ArgKind {
     Sampler,
     /// An image (`image2d_t`, …): the host gives an image memory object.
     Image,
+    /// A pipe (`read_only` or `write_only pipe T`).
+    Pipe { write_only: bool },
 }
 
 /// One argument's description.
@@ -144,6 +146,9 @@ impl Kernel {
             },
             kir::ArgKind::Sampler => ArgKind::Sampler,
             kir::ArgKind::Image(_) => ArgKind::Image,
+            kir::ArgKind::Pipe { write_only } => ArgKind::Pipe {
+                write_only: *write_only,
+            },
         };
         Ok(ArgInfo {
             name: arg.name.clone(),
@@ -175,6 +180,22 @@ impl Kernel {
             index,
             buffer.map_or(ArgValue::Null, |b| ArgValue::Buffer(b.clone())),
         );
+        Ok(())
+    }
+
+    /// Sets a pipe argument (the pipe's memory is passed like a buffer; engines read its
+    /// `exec::pipe` layout).
+    pub fn set_arg_pipe(&self, index: u32, pipe: &crate::Pipe) -> Result<()> {
+        match self.arg_info(index)?.kind {
+            ArgKind::Pipe { .. } => {}
+            other => {
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: format!("a pipe given for a {other:?} argument"),
+                })
+            }
+        }
+        self.set(index, ArgValue::Buffer(pipe.buffer().clone()));
         Ok(())
     }
 

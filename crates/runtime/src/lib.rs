@@ -19,6 +19,7 @@ mod device_caps;
 mod error;
 mod image;
 mod kernel;
+mod pipe;
 mod program;
 mod queue;
 mod sampler;
@@ -39,6 +40,7 @@ pub use image::{
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 /// The access qualifier of an image kernel argument.
 pub use kir::ImageAccess as ImageArgAccess;
+pub use pipe::{Pipe, MAX_PIPE_ARGS, PIPE_MAX_ACTIVE_RESERVATIONS, PIPE_MAX_PACKET_SIZE};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 pub use sampler::{AddressingMode, FilterMode, Sampler};

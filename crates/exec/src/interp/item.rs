@@ -526,6 +526,17 @@ impl Item {
                         }
                     }
                 }
+                InstData::Pipe { op, args } => {
+                    let values: Vec<u64> = args.iter().map(|&a| get(a).s()).collect();
+                    let rid_bits = pipe_rid_bits(*op, args, result_ty, &ty);
+                    match crate::pipe::execute(&mut mem, *op, &values, rid_bits) {
+                        Ok(r) => op.has_result().then_some(Val::S(r)),
+                        Err(f) => {
+                            fault = Some(("pipe", f));
+                            None
+                        }
+                    }
+                }
                 InstData::Jump { dest } => {
                     control = Control::Branch(dest);
                     None
@@ -718,6 +729,29 @@ fn work_item(
 }
 
 /// Performs an atomic operation, returning the old value.
+/// The width of the reserve ids of a pipe operation: its result's for reservations, its reserve
+/// id operand's for the others.
+pub(crate) fn pipe_rid_bits(
+    op: kir::PipeOp,
+    args: &[kir::Value],
+    result: Option<Type>,
+    ty: &impl Fn(kir::Value) -> Type,
+) -> u32 {
+    let rid_ty = match op {
+        kir::PipeOp::ReserveRead | kir::PipeOp::ReserveWrite => result,
+        kir::PipeOp::ReservedRead
+        | kir::PipeOp::ReservedWrite
+        | kir::PipeOp::CommitRead
+        | kir::PipeOp::CommitWrite => args.get(1).map(|&v| ty(v)),
+        _ => None,
+    };
+    if rid_ty == Some(Type::I32) {
+        32
+    } else {
+        64
+    }
+}
+
 pub(crate) fn atomic(
     mem: &mut Memory<'_>,
     op: AtomicOp,

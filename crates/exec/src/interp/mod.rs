@@ -156,6 +156,19 @@ pub(crate) fn bind_arg(
             });
             Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
         }
+        // A pipe is a global buffer holding the `crate::pipe` layout.
+        (ArgKind::Pipe { .. }, ArgValue::Buffer { ptr, len }) => {
+            if let Err(reason) = crate::pipe::check_header(*ptr, *len) {
+                return Err(bad_arg(kernel, index, format!("not a pipe: {reason}")));
+            }
+            shared.push(SharedRegion {
+                base: *ptr,
+                len: *len,
+                space: kir::AddrSpace::Global,
+                image: None,
+            });
+            Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
+        }
         (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
         (ArgKind::LocalPtr, ArgValue::Local(size)) => {
             let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();

@@ -199,6 +199,12 @@ fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
             vec![i32t],
         ),
         (
+            "jit_pipe",
+            super::pipe_rt::jit_pipe as *const u8,
+            vec![i64t, i32t, i32t, i32t, i64t, i32t, i64t],
+            vec![i32t],
+        ),
+        (
             "jit_ptr_space",
             rt::jit_ptr_space as *const u8,
             vec![i64t, i64t],
@@ -1197,6 +1203,28 @@ impl Translator<'_, '_> {
                     } else {
                         from_u64(self.b, old, cl, s)
                     }]);
+                }
+            }
+            InstData::Pipe { op, args } => {
+                let site = self.site(inst, SiteKind::Access("pipe"));
+                let slot = self.slot(8 * args.len() as u32);
+                for (i, &a) in args.iter().enumerate() {
+                    let cl = lanes_of(self.ty(a))?[0].0;
+                    let x = self.get1(a)?;
+                    let x = to_u64(self.b, x, cl);
+                    self.b.ins().store(flags, x, slot, (8 * i) as i32);
+                }
+                let rid_bits = crate::interp::item::pipe_rid_bits(*op, args, rty, &|v| self.ty(v));
+                let res = self.slot(8);
+                let opc = self.iconst32(code(kir::PipeOp::ALL, op));
+                let bits = self.iconst32(rid_bits);
+                let n = self.iconst32(args.len() as u32);
+                let status = self.call_helper("jit_pipe", &[ctx, site, opc, bits, slot, n, res])[0];
+                self.check(status);
+                if result.is_some() {
+                    let r = self.b.ins().load(types::I64, flags, res, 0);
+                    let (cl, s) = rlanes[0];
+                    out = Some(vec![from_u64(self.b, r, cl, s)]);
                 }
             }
             InstData::Jump { dest } => {

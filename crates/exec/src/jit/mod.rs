@@ -16,6 +16,7 @@
 
 mod compile;
 mod image_rt;
+mod pipe_rt;
 mod rt;
 
 use std::collections::HashMap;

@@ -264,7 +264,7 @@ impl ItemCtx {
         }
     }
 
-    fn memory(&mut self) -> Memory<'_> {
+    pub(super) fn memory(&mut self) -> Memory<'_> {
         // SAFETY: set by the launch before any JIT code runs and outlives it.
         let sh: &Shared<'static> = unsafe { &*self.shared };
         // SAFETY: `local` points at the running group's local memory (see `set_local`).
@@ -293,7 +293,7 @@ impl ItemCtx {
     }
 
     /// Records the interpreter's error for `fault` at `site`.
-    fn set_fault(&mut self, site: u32, access: &'static str, fault: Fault) -> i32 {
+    pub(super) fn set_fault(&mut self, site: u32, access: &'static str, fault: Fault) -> i32 {
         let at = self.location(self.site(site));
         let kernel = self.sh().kernel_name.to_string();
         let global_id = self.global_id();

@@ -134,7 +134,6 @@ pub(crate) fn lower_instructions(
 
 /// Capabilities whose instructions the consumer does not execute yet, with the feature's name.
 const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] = &[
-    (Capability::Pipes, "pipes"),
     (Capability::PipeStorage, "pipe storage"),
     (Capability::DeviceEnqueue, "device-side enqueue"),
     (Capability::NamedBarrier, "named barriers"),
@@ -142,7 +141,7 @@ const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] = &[
 
 /// Fails on the first instruction (other than a type declaration) that only a capability of
 /// [`UNSUPPORTED_CAPABILITIES`] enables, naming the instruction and the capability.
-/// FIXME(issue 3): pipes, device-side enqueue and named barriers are not implemented.
+/// FIXME(issue 3): pipe storage, device-side enqueue and named barriers are not implemented.
 fn reject_unsupported_features(insts: &[Instruction]) -> Result<(), LowerError> {
     for inst in insts {
         let info = inst.op.info();
@@ -315,6 +314,8 @@ impl ModuleLowering<'_> {
                     | Op::GroupSMax
                     | Op::GroupUMax
                     | Op::GroupFMax
+                    | Op::GroupReserveReadPipePackets
+                    | Op::GroupReserveWritePipePackets
             )
         });
         if collectives {

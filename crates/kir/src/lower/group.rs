@@ -212,7 +212,7 @@ enum Combine {
 }
 
 impl FnLower<'_, '_> {
-    fn local_barrier(&mut self) {
+    pub(crate) fn local_barrier(&mut self) {
         self.emit_void(InstData::Barrier {
             exec_scope: Scope::Workgroup,
             mem_scope: Scope::Workgroup,
@@ -220,13 +220,13 @@ impl FnLower<'_, '_> {
         });
     }
 
-    fn new_block(&mut self) -> crate::Block {
+    pub(crate) fn new_block(&mut self) -> crate::Block {
         let b = self.func.dfg.make_block();
         self.func.layout.append_block(b);
         b
     }
 
-    fn scratch(&mut self) -> Result<Value, LowerError> {
+    pub(crate) fn scratch(&mut self) -> Result<Value, LowerError> {
         let global = self
             .m
             .wg_scratch
@@ -240,7 +240,7 @@ impl FnLower<'_, '_> {
     /// Whether the collective is over a sub-group (Scope Subgroup) rather than the work-group.
     /// kir's sub-groups are single work-items (`subgroup_size` is 1, `subgroup_id` is the local
     /// linear id), so a sub-group collective is the work-item's own value.
-    fn is_sub_group(&self, inst: &Instruction) -> Result<bool, LowerError> {
+    pub(crate) fn is_sub_group(&self, inst: &Instruction) -> Result<bool, LowerError> {
         match self.const_operand(inst.id_op(0)?, inst)? {
             2 => Ok(false),
             3 => Ok(true),
@@ -249,7 +249,7 @@ impl FnLower<'_, '_> {
     }
 
     /// The local linear id and the number of work-items of this work-group.
-    fn group_ids(&mut self) -> (Value, Value) {
+    pub(crate) fn group_ids(&mut self) -> (Value, Value) {
         let pty = self.ptr_int();
         let lid = self.emit(
             InstData::WorkItem {

@@ -100,6 +100,13 @@ pub(crate) fn describe(
             ),
             None => return Err(unsupported("this image type as")),
         },
+        TypeKind::Opaque { what } if what.ends_with(" pipe") => (
+            ArgKind::Pipe {
+                write_only: *what == "write_only pipe",
+            },
+            Type::Ptr(AddrSpace::Global),
+            false,
+        ),
         TypeKind::Opaque { what } => return Err(unsupported(what)),
         TypeKind::Bool
         | TypeKind::Int { .. }

@@ -147,6 +147,10 @@ impl TypeTable {
             // A sampler is its 32-bit encoded value (kir `ArgKind::Sampler`); other opaque
             // objects are pointer-sized handles.
             TypeKind::Opaque { what: "sampler_t" } => Some(Type::I32),
+            // A pipe is the address of its memory object (kir `ArgKind::Pipe`).
+            TypeKind::Opaque { what } if what.ends_with(" pipe") => {
+                Some(Type::Ptr(crate::AddrSpace::Global))
+            }
             TypeKind::Opaque { .. } => {
                 ScalarType::int(self.pointer_bytes as u32 * 8).map(Type::scalar)
             }

@@ -36,13 +36,15 @@
 //! (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
 //! `OpGenericPtrMemSemantics`, `OpSizeOf`, `OpPtrDiff`, `OpCopyLogical`, specialization
 //! constants (also as array lengths), `OpExtInst` of OpenCL.std (debug-information sets are
-//! ignored), and images (`image`: `OpSampledImage`, `OpImage`, `OpImageSampleExplicitLod` with
+//! ignored), images (`image`: `OpSampledImage`, `OpImage`, `OpImageSampleExplicitLod` with
 //! `Lod`, `OpImageRead`, `OpImageFetch`, `OpImageWrite`, `OpImageQuery*`, `OpConstantSampler`,
-//! image kernel arguments as `ArgKind::Image`). `crates/exec/tests/consumer_coverage.rs` checks
-//! that every opcode an OpenCL full-profile environment admits runs, except the gaps below.
+//! image kernel arguments as `ArgKind::Image`) and pipes (`pipe`: `OpReadPipe` …
+//! `OpGroupCommitWritePipe`, `OpIsValidReserveId`, `OpGetNum/MaxPipePackets`).
+//! `crates/exec/tests/consumer_coverage.rs` checks that every opcode an OpenCL full-profile
+//! environment admits runs, except the gaps below.
 //!
 //! Not supported yet (an `Unsupported` error naming the instruction and the capability):
-//! pipes, device-side enqueue, named barriers, image reads with explicit gradients (`Grad`),
+//! pipe storage, device-side enqueue, named barriers, image reads with explicit gradients (`Grad`),
 //! calls to functions without a body (link modules first with `spv::link`).
 //!
 //! [`fuzz::read_validate_lower`] is the fuzzing entry point (read → validate → lower).
@@ -61,6 +63,7 @@ mod layout;
 mod memory;
 mod module_info;
 mod ops;
+mod pipe;
 mod promote;
 mod subgroup;
 #[cfg(test)]

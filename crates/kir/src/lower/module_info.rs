@@ -431,7 +431,12 @@ fn type_kind(inst: &Instruction, info: &ModuleInfo) -> Result<Option<TypeKind>, 
         Op::TypeDeviceEvent => opaque("clk_event_t"),
         Op::TypeReserveId => opaque("reserve_id_t"),
         Op::TypeQueue => opaque("queue_t"),
-        Op::TypePipe => opaque("pipe"),
+        // SPIR-V 3.7 Access Qualifier: 0 ReadOnly, 1 WriteOnly, 2 ReadWrite.
+        Op::TypePipe => match inst.lit(0)? {
+            1 => opaque("write_only pipe"),
+            2 => opaque("read_write pipe"),
+            _ => opaque("read_only pipe"),
+        },
         Op::TypeImage => opaque("image"),
         Op::TypeSampler => opaque("sampler_t"),
         Op::TypeSampledImage => opaque("sampled image"),
