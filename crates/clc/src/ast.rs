@@ -224,6 +224,10 @@ pub enum ExternalDecl {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TranslationUnit {
     pub items: Vec<ExternalDecl>,
+    /// Identifiers that occurred in code dropped by parse-error recovery: a declaration of
+    /// one of them may have been lost, so sema does not report them as undeclared (no
+    /// cascade of spurious errors after a syntax error).
+    pub recovered_names: std::collections::HashSet<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

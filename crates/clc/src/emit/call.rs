@@ -63,7 +63,8 @@ impl<'a> Emitter<'a> {
         if name == "printf" {
             return self.printf(args, span);
         }
-        self.error(
+        self.error_undeclared(
+            name,
             callee.span,
             format!("implicit declaration of function '{name}' is invalid in OpenCL"),
         );

@@ -24,6 +24,7 @@ const LINKAGE_IMPORT: u32 = 1;
 
 impl<'a> Emitter<'a> {
     pub fn translation_unit(&mut self, tu: &TranslationUnit) {
+        self.recovered_names = tu.recovered_names.clone();
         // One pass in source order: OpenCL C has no implicit declarations (C99 6.5.2.2), so a
         // function is visible from its first declaration on.
         for item in &tu.items {
@@ -285,7 +286,7 @@ impl<'a> Emitter<'a> {
             if sig.ret == Type::Void {
                 self.b.inst_no_result(Op::Return, vec![]);
             } else {
-                if self.current_reachable() {
+                if self.current_reachable() && !self.fs.saw_syntax_error {
                     let end = Span::new(f.span.file, f.span.end.saturating_sub(1), f.span.end);
                     self.warning(end, "non-void function does not return a value");
                 }
@@ -302,7 +303,8 @@ impl<'a> Emitter<'a> {
             .collect();
         undefined.sort();
         for l in undefined {
-            self.error(f.span, format!("use of undeclared label '{l}'"));
+            let at = self.fs.goto_spans.get(&l).copied().unwrap_or(f.span);
+            self.error_undeclared(&l, at, format!("use of undeclared label '{l}'"));
         }
         self.b.end_function();
         self.scopes.pop();
@@ -574,7 +576,11 @@ impl<'a> Emitter<'a> {
         undefined.sort_by_key(|(sp, _)| (sp.file, sp.start));
         undefined.dedup();
         for (sp, name) in undefined {
-            self.error(sp, format!("function '{name}' is used but never defined"));
+            self.error_undeclared(
+                &name,
+                sp,
+                format!("function '{name}' is used but never defined"),
+            );
         }
         let mut names: Vec<String> = self.calls.keys().cloned().collect();
         names.sort();

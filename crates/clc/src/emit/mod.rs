@@ -133,6 +133,10 @@ pub(crate) struct FnState {
     pub case_blocks: Vec<HashMap<usize, Id>>,
     pub labels: HashMap<String, Id>,
     pub defined_labels: HashSet<String>,
+    /// Where each label was first used by a `goto` (for "use of undeclared label").
+    pub goto_spans: HashMap<String, Span>,
+    /// The body lost a statement to a syntax error (no "does not return a value" then).
+    pub saw_syntax_error: bool,
     /// Blocks that some branch targets (so their code is reachable).
     pub branched_to: HashSet<Id>,
     pub entry: Option<Id>,
@@ -162,6 +166,8 @@ pub(crate) struct Emitter<'a> {
     pub probe_cache: HashMap<usize, Option<Type>>,
     /// Pointers to volatile objects: their loads and stores get `MemoryAccess Volatile`.
     pub volatile_ptrs: HashSet<Id>,
+    /// Names in code dropped by parse-error recovery: not reported as undeclared.
+    pub recovered_names: HashSet<String>,
 }
 
 impl<'a> Emitter<'a> {
@@ -195,11 +201,20 @@ impl<'a> Emitter<'a> {
             local_counter: 0,
             probe_cache: HashMap::new(),
             volatile_ptrs: HashSet::new(),
+            recovered_names: HashSet::new(),
         }
     }
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.diags.error(span, msg);
+    }
+
+    /// An "undeclared `name`" error, unless `name` occurred in code dropped after a syntax
+    /// error (its declaration may be what was dropped: no cascade).
+    pub fn error_undeclared(&mut self, name: &str, span: Span, msg: impl Into<String>) {
+        if !self.recovered_names.contains(name) {
+            self.diags.error(span, msg);
+        }
     }
 
     pub fn warning(&mut self, span: Span, msg: impl Into<String>) {

@@ -104,7 +104,11 @@ impl<'a> Emitter<'a> {
                     _ => match self.scopes.lookup(name) {
                         Some(Symbol::Typedef(t)) => t.clone(),
                         _ => {
-                            self.error(spec.span, format!("unknown type name '{name}'"));
+                            self.error_undeclared(
+                                name,
+                                spec.span,
+                                format!("unknown type name '{name}'"),
+                            );
                             return None;
                         }
                     },

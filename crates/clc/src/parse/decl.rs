@@ -357,9 +357,13 @@ impl<'a> Parser<'a> {
                     self.leave();
                     return Err(self.error_here("expected '}'"));
                 }
+                let before = self.pos;
                 match self.field_decl() {
                     Ok(f) => list.push(f),
-                    Err(Bail) => self.recover_to_semi(),
+                    Err(Bail) => {
+                        self.recover_to_semi();
+                        self.note_dropped(before);
+                    }
                 }
             }
             self.bump();
@@ -395,7 +399,15 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.expect_punct(";")?;
+        if self.is_punct("}") {
+            // clang accepts the last member without its `;` with a warning.
+            let prev = self.prev_span();
+            let at = crate::source::Span::new(prev.file, prev.end, prev.end);
+            self.diags
+                .warning(at, "expected ';' at end of declaration list");
+        } else {
+            self.expect_punct(";")?;
+        }
         Ok(FieldDecl {
             spec,
             declarators,
