@@ -1,4 +1,5 @@
-//! Minimal compiler driver for trying clc by hand: `clcc FILE.cl [OPTIONS] -o OUT.spv`.
+//! Minimal compiler driver for trying clc by hand:
+//! `clcc FILE.cl [OPTIONS] [-ext NAME]… [-feature NAME]… [-images] -o OUT.spv`.
 //! Prints the diagnostics; exits 1 on a compile error.
 
 fn main() {
@@ -9,10 +10,17 @@ fn main() {
     };
     let mut out = None;
     let mut opts = Vec::new();
+    let mut target = clc::pp::Target::default();
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
         if a == "-o" {
             out = it.next().cloned();
+        } else if a == "-ext" {
+            target.extensions.extend(it.next().cloned());
+        } else if a == "-feature" {
+            target.features.extend(it.next().cloned());
+        } else if a == "-images" {
+            target.image_support = true;
         } else {
             opts.push(a.clone());
         }
@@ -31,7 +39,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match clc::compile(&source, file, &options, &clc::pp::Target::default()) {
+    match clc::compile(&source, file, &options, &target) {
         Ok(c) => {
             eprint!("{}", c.log);
             if let Some(out) = out {

@@ -129,6 +129,8 @@ pub struct DeclSpec {
     pub quals: Quals,
     pub addr: Option<AddrSpace>,
     pub ty: TypeSpec,
+    /// `pipe T` (OpenCL C 2.0 §6.13.16): the declared object is a pipe of `T` packets.
+    pub pipe: bool,
     pub attrs: Vec<Attribute>,
     pub span: Span,
 }

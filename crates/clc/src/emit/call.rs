@@ -42,6 +42,9 @@ impl<'a> Emitter<'a> {
         if let Some(v) = self.image_call(name, args, span) {
             return v;
         }
+        if let Some(v) = self.pipe_call(name, args, span) {
+            return v;
+        }
         if let Some(v) = self.c11_atomic_call(name, args, span) {
             return v;
         }

@@ -342,8 +342,11 @@ impl<'a> Emitter<'a> {
                         size: self.size_align(t).0,
                         access_qualifier: match t {
                             Type::Image(i) => Some(i.access),
+                            Type::Pipe(_, true) => Some(crate::ast::ImageAccess::WriteOnly),
+                            Type::Pipe(_, false) => Some(crate::ast::ImageAccess::ReadOnly),
                             _ => None,
                         },
+                        is_pipe: matches!(t, Type::Pipe(..)),
                     });
                 }
             }
@@ -373,6 +376,8 @@ impl<'a> Emitter<'a> {
                 None => "struct".into(),
             },
             Type::Image(i) => i.name().into(),
+            // llvm-spirv spells a pipe argument by its packet type.
+            Type::Pipe(t, _) => self.arg_type_name(t),
             other => self.type_name(other),
         }
     }

@@ -15,6 +15,7 @@ mod decl;
 mod expr;
 mod func;
 mod image;
+mod pipe;
 mod stmt;
 mod types;
 
@@ -112,6 +113,8 @@ pub struct KernelArg {
     /// The access qualifier of an image argument (`CL_KERNEL_ARG_ACCESS_QUALIFIER`); `None`
     /// for every other type.
     pub access_qualifier: Option<crate::ast::ImageAccess>,
+    /// A `pipe` argument (`CL_KERNEL_ARG_TYPE_PIPE`).
+    pub is_pipe: bool,
 }
 
 /// A kernel's interface (the same facts are in the module: entry point, names, modes).

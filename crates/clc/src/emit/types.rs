@@ -32,6 +32,58 @@ impl<'a> Emitter<'a> {
 
     /// The type named by declaration specifiers (without the declarator).
     pub fn base_type(&mut self, spec: &DeclSpec) -> Option<Type> {
+        let t = self.base_type_no_pipe(spec)?;
+        if !spec.pipe {
+            return Some(t);
+        }
+        // §6.13.16: pipes need OpenCL C 2.0 (or 3.0 with `__opencl_c_pipes`).
+        if !self.pipes_allowed() {
+            self.error(
+                spec.span,
+                "pipes are not supported by this OpenCL C version or device",
+            );
+            return None;
+        }
+        let write = match spec.quals.access {
+            None | Some(crate::ast::ImageAccess::ReadOnly) => false,
+            Some(crate::ast::ImageAccess::WriteOnly) => true,
+            Some(crate::ast::ImageAccess::ReadWrite) => {
+                // §6.6: read_write is for images only.
+                let msg = format!(
+                    "access qualifier 'read_write' can not be used for 'read_only pipe {}'",
+                    self.type_name(&t)
+                );
+                self.error(spec.span, msg);
+                return None;
+            }
+        };
+        if matches!(
+            t,
+            Type::Void
+                | Type::Pipe(..)
+                | Type::Image(_)
+                | Type::Sampler
+                | Type::Event
+                | Type::ReserveId
+        ) {
+            let msg = format!(
+                "'{}' cannot be the packet type of a pipe",
+                self.type_name(&t)
+            );
+            self.error(spec.span, msg);
+            return None;
+        }
+        Some(Type::Pipe(Box::new(t), write))
+    }
+
+    /// Pipes exist in OpenCL C 2.0, and in 3.0 with the `__opencl_c_pipes` feature.
+    pub fn pipes_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self.target.features.iter().any(|f| f == "__opencl_c_pipes"))
+    }
+
+    fn base_type_no_pipe(&mut self, spec: &DeclSpec) -> Option<Type> {
         Some(match &spec.ty {
             TypeSpec::Void => Type::Void,
             TypeSpec::Scalar(s) => {
@@ -86,6 +138,7 @@ impl<'a> Emitter<'a> {
                             }
                         }
                     }
+                    "reserve_id_t" if self.pipes_allowed() => Type::ReserveId,
                     "queue_t" | "clk_event_t" | "reserve_id_t" | "ndrange_t" => {
                         self.error(spec.span, format!("type '{name}' is not supported yet"));
                         return None;
@@ -450,6 +503,21 @@ impl<'a> Emitter<'a> {
             Type::Sampler => {
                 self.b.capability(Capability::ImageBasic);
                 self.b.global_dedup(spv::Op::TypeSampler, None, vec![])
+            }
+            // SPIR-V 3.32.6: `OpTypePipe Qualifier` (the packet type is not part of it).
+            Type::Pipe(_, write) => {
+                self.b.capability(Capability::Pipes);
+                let q = if *write {
+                    spv::AccessQualifier::WriteOnly
+                } else {
+                    spv::AccessQualifier::ReadOnly
+                };
+                self.b
+                    .global_dedup(spv::Op::TypePipe, None, vec![spv::Operand::Int(q as u32)])
+            }
+            Type::ReserveId => {
+                self.b.capability(Capability::Pipes);
+                self.b.global_dedup(spv::Op::TypeReserveId, None, vec![])
             }
         }
     }
