@@ -76,6 +76,33 @@ impl<'a> Emitter<'a> {
         Some(Type::Pipe(Box::new(t), write))
     }
 
+    /// Read-write images: OpenCL C 2.0, or 3.0 with `__opencl_c_read_write_images`.
+    pub fn read_write_images_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self
+                    .target
+                    .features
+                    .iter()
+                    .any(|f| f == "__opencl_c_read_write_images"))
+    }
+
+    /// Writes to 3D images: `cl_khr_3d_image_writes` (OpenCL C 1.x/2.0), the
+    /// `__opencl_c_3d_image_writes` feature in 3.0.
+    pub fn image3d_writes_allowed(&self) -> bool {
+        if self.opts.cl_version >= 300 {
+            self.target
+                .features
+                .iter()
+                .any(|f| f == "__opencl_c_3d_image_writes")
+        } else {
+            self.target
+                .extensions
+                .iter()
+                .any(|e| e == "cl_khr_3d_image_writes")
+        }
+    }
+
     /// Pipes exist in OpenCL C 2.0, and in 3.0 with the `__opencl_c_pipes` feature.
     pub fn pipes_allowed(&self) -> bool {
         self.opts.cl_version == 200
@@ -130,6 +157,14 @@ impl<'a> Emitter<'a> {
                             .quals
                             .access
                             .unwrap_or(crate::ast::ImageAccess::ReadOnly);
+                        if access == crate::ast::ImageAccess::ReadWrite
+                            && !self.read_write_images_allowed()
+                        {
+                            // OpenCL C 2.0 §6.6; 3.0 §6.7.1: read_write images need 2.0, or
+                            // 3.0 with `__opencl_c_read_write_images`.
+                            self.error(spec.span, format!("access qualifier 'read_write' can not be used for '__read_write {n}' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature"));
+                            return None;
+                        }
                         match crate::sema::types::ImageType::from_name(n, access) {
                             Some(i) => Type::Image(i),
                             None => {
