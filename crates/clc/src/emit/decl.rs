@@ -371,12 +371,28 @@ impl<'a> Emitter<'a> {
                 self.sampler_declaration(&name, nsp, id.init.as_ref());
                 continue;
             }
+            // OpenCL C 2.0 §6.13.14, §6.13.16: images and pipes are function parameters only.
+            if matches!(ty, Type::Image(_) | Type::Pipe(..)) {
+                let msg = format!(
+                    "type '{}' can only be used as a function parameter in OpenCL",
+                    self.type_name(&ty)
+                );
+                self.error(nsp, msg);
+                continue;
+            }
             let space = Self::object_space(&d.spec, decl).unwrap_or(AddrSpace::Private);
             let is_const = Self::object_const(&d.spec, decl);
             match space {
                 AddrSpace::Local => {
                     if !self.fs.is_kernel {
                         self.error(nsp, "non-kernel function variable cannot be declared in local address space");
+                        continue;
+                    }
+                    // OpenCL C 2.0 §6.5.2: at kernel function scope only.
+                    if self.scopes.depth() > self.fs.body_depth
+                        && !d.spec.storage.eq(&crate::ast::Storage::Static)
+                    {
+                        self.error(nsp, "variables in the local address space can only be declared in the outermost scope of a kernel function");
                         continue;
                     }
                     if let Some(i) = &id.init {

@@ -140,6 +140,8 @@ pub(crate) struct FnState {
     pub goto_spans: HashMap<String, Span>,
     /// The body lost a statement to a syntax error (no "does not return a value" then).
     pub saw_syntax_error: bool,
+    /// Scope depth of the function body's outermost block.
+    pub body_depth: usize,
     /// Blocks that some branch targets (so their code is reachable).
     pub branched_to: HashSet<Id>,
     pub entry: Option<Id>,

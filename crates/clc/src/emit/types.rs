@@ -32,6 +32,17 @@ impl<'a> Emitter<'a> {
 
     /// The type named by declaration specifiers (without the declarator).
     pub fn base_type(&mut self, spec: &DeclSpec) -> Option<Type> {
+        if spec.addr == Some(AddrSpace::Generic) && !self.opts.generic_address_space {
+            // OpenCL C 2.0 §6.5.5; 3.0 needs `__opencl_c_generic_address_space`.
+            let v = self.opts.cl_version;
+            let msg = format!(
+                "OpenCL C version {}.{} does not support the '__generic' type qualifier",
+                v / 100,
+                (v / 10) % 10
+            );
+            self.error(spec.span, msg);
+            return None;
+        }
         let t = self.base_type_no_pipe(spec)?;
         if !spec.pipe {
             return Some(t);
@@ -237,6 +248,15 @@ impl<'a> Emitter<'a> {
         for der in d.derived.iter().rev() {
             match der {
                 Derived::Pointer { quals, addr } => {
+                    // OpenCL C 2.0 §6.13.14 / §6.9.b: no pointers to images or samplers.
+                    if matches!(ty, Type::Image(_) | Type::Sampler) {
+                        let msg = format!(
+                            "pointer to type '{}' is invalid in OpenCL",
+                            self.type_name(&ty)
+                        );
+                        self.error(d.name.as_ref().map(|n| n.1).unwrap_or(d.span), msg);
+                        return None;
+                    }
                     let pointee_space = space.unwrap_or_else(|| self.default_pointee_space());
                     ty = Type::Pointer(Box::new(crate::sema::Pointee {
                         ty,
@@ -266,6 +286,15 @@ impl<'a> Emitter<'a> {
                         },
                         None => 0,
                     };
+                    // OpenCL C 2.0 §6.13.14: no arrays of images or samplers.
+                    if matches!(ty, Type::Image(_) | Type::Sampler | Type::Pipe(..)) {
+                        let msg = format!(
+                            "array of '{}' type is invalid in OpenCL",
+                            self.type_name(&ty)
+                        );
+                        self.error(d.name.as_ref().map(|n| n.1).unwrap_or(d.span), msg);
+                        return None;
+                    }
                     if ty == Type::Void {
                         self.error(d.span, "array has incomplete element type 'void'");
                         return None;
@@ -383,6 +412,18 @@ impl<'a> Emitter<'a> {
                         continue;
                     };
                     let Some((name, sp)) = &d.name else { continue };
+                    // OpenCL C 2.0 §6.13.14, §6.13.16: opaque types are not members.
+                    if matches!(
+                        ty,
+                        Type::Image(_) | Type::Sampler | Type::Pipe(..) | Type::ReserveId
+                    ) {
+                        let msg = format!(
+                            "the '{}' type cannot be used to declare a structure or union field",
+                            self.type_name(&ty)
+                        );
+                        self.error(*sp, msg);
+                        continue;
+                    }
                     if list.iter().any(|(n, _)| n == name) {
                         self.error(*sp, format!("duplicate member '{name}'"));
                         continue;
