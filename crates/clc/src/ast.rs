@@ -129,6 +129,8 @@ pub struct DeclSpec {
     pub quals: Quals,
     pub addr: Option<AddrSpace>,
     pub ty: TypeSpec,
+    /// `pipe T` (OpenCL C 2.0 §6.13.16): the declared object is a pipe of `T` packets.
+    pub pipe: bool,
     pub attrs: Vec<Attribute>,
     pub span: Span,
 }
@@ -224,6 +226,10 @@ pub enum ExternalDecl {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TranslationUnit {
     pub items: Vec<ExternalDecl>,
+    /// Identifiers that occurred in code dropped by parse-error recovery: a declaration of
+    /// one of them may have been lost, so sema does not report them as undeclared (no
+    /// cascade of spurious errors after a syntax error).
+    pub recovered_names: std::collections::HashSet<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -112,32 +112,29 @@ fn compile_here(
     diags.set_warnings_as_errors(options.warnings_as_errors);
     diags.set_suppress_warnings(options.suppress_warnings);
     let pre = crate::pp::preprocess(&mut sources, file, options, target, &mut diags);
+    // After preprocessing errors the tokens are unreliable; after syntax errors the parser
+    // has recovered, so sema still runs and reports the semantic errors too (clang-like).
     let module = if diags.has_errors() {
         None
     } else {
         let tu = crate::parse::parse(&pre.tokens, &mut diags);
-        if diags.has_errors() {
-            None
-        } else {
-            let has = |name: &str| target.extensions.iter().any(|e| e == name);
-            let has_feature = |name: &str| target.features.iter().any(|e| e == name);
-            let cl_version = options.opencl_c_version(target.device_cl_version);
-            let opts = crate::emit::EmitOptions {
-                cl_version,
-                fp64: has("cl_khr_fp64") || has_feature("__opencl_c_fp64"),
-                fp16: has("cl_khr_fp16"),
-                single_precision_constant: options.single_precision_constant,
-                generic_address_space: cl_version == 200
-                    || (cl_version >= 300 && has_feature("__opencl_c_generic_address_space")),
-                work_group_collectives: cl_version == 200
-                    || (cl_version >= 300
-                        && has_feature("__opencl_c_work_group_collective_functions")),
-                subgroups: cl_version >= 200
-                    && (has("cl_khr_subgroups") || has_feature("__opencl_c_subgroups")),
-                linkage,
-            };
-            crate::emit::emit_translation_unit(&tu, target, opts, &mut diags)
-        }
+        let has = |name: &str| target.extensions.iter().any(|e| e == name);
+        let has_feature = |name: &str| target.features.iter().any(|e| e == name);
+        let cl_version = options.opencl_c_version(target.device_cl_version);
+        let opts = crate::emit::EmitOptions {
+            cl_version,
+            fp64: has("cl_khr_fp64") || has_feature("__opencl_c_fp64"),
+            fp16: has("cl_khr_fp16"),
+            single_precision_constant: options.single_precision_constant,
+            generic_address_space: cl_version == 200
+                || (cl_version >= 300 && has_feature("__opencl_c_generic_address_space")),
+            work_group_collectives: cl_version == 200
+                || (cl_version >= 300 && has_feature("__opencl_c_work_group_collective_functions")),
+            subgroups: cl_version >= 200
+                && (has("cl_khr_subgroups") || has_feature("__opencl_c_subgroups")),
+            linkage,
+        };
+        crate::emit::emit_translation_unit(&tu, target, opts, &mut diags)
     };
     let log = diags.render(&sources);
     match module {

@@ -43,6 +43,7 @@ fn tool(name: &str) -> bool {
 fn image_target() -> Target {
     Target {
         image_support: true,
+        extensions: vec!["cl_khr_3d_image_writes".into()],
         ..Target::default()
     }
 }
@@ -223,6 +224,66 @@ fn images_need_device_support() {
         "{}",
         err.log
     );
+}
+
+/// Read-write images need OpenCL C 2.0 (3.0: `__opencl_c_read_write_images`); writes to 3D
+/// images need cl_khr_3d_image_writes (3.0: `__opencl_c_3d_image_writes`). The read-write
+/// message is clang-15's.
+#[test]
+fn read_write_and_3d_writes_need_device_support() {
+    let rw = "__kernel void k(read_write image2d_t a) { }";
+    let no_rw = "access qualifier 'read_write' can not be used for '__read_write image2d_t' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature";
+    let images_only = Target {
+        image_support: true,
+        ..Target::default()
+    };
+    for std in ["-cl-std=CL1.2", "-cl-std=CL3.0"] {
+        let opts = BuildOptions::parse(std).expect("options");
+        let err = clc::compile(rw, "rw.cl", &opts, &images_only).expect_err("read_write");
+        assert!(err.log.contains(no_rw), "{std}: {}", err.log);
+    }
+    let with_rw = Target {
+        features: vec![
+            "__opencl_c_images".into(),
+            "__opencl_c_read_write_images".into(),
+        ],
+        ..images_only.clone()
+    };
+    for (std, target) in [("-cl-std=CL2.0", &images_only), ("-cl-std=CL3.0", &with_rw)] {
+        let opts = BuildOptions::parse(std).expect("options");
+        if let Err(e) = clc::compile(rw, "rw.cl", &opts, target) {
+            panic!("{std}: {}", e.log);
+        }
+    }
+    let w3 =
+        "__kernel void k(write_only image3d_t a) { write_imagef(a, (int4)(0), (float4)(1.0f)); }";
+    let opts = BuildOptions::parse("-cl-std=CL2.0").expect("options");
+    let err = clc::compile(w3, "w3.cl", &opts, &images_only).expect_err("3d write");
+    assert!(
+        err.log.contains("requires cl_khr_3d_image_writes"),
+        "{}",
+        err.log
+    );
+    if let Err(e) = clc::compile(w3, "w3.cl", &opts, &image_target()) {
+        panic!("{}", e.log);
+    }
+    let opts = BuildOptions::parse("-cl-std=CL3.0").expect("options");
+    let err = clc::compile(w3, "w3.cl", &opts, &image_target()).expect_err("3d write in 3.0");
+    assert!(
+        err.log.contains("requires cl_khr_3d_image_writes"),
+        "{}",
+        err.log
+    );
+    let with_3d = Target {
+        features: vec![
+            "__opencl_c_images".into(),
+            "__opencl_c_3d_image_writes".into(),
+        ],
+        ..images_only
+    };
+    if let Err(e) = clc::compile(w3, "w3.cl", &opts, &with_3d) {
+        panic!("{}", e.log);
+    }
 }
 
 /// Every image built-in overload of OpenCL C 2.0 §6.13.14 (reads with and without a sampler,

@@ -1,5 +1,5 @@
 //! Features that are not supported yet give a clear error saying so (never a crash or a
-//! misleading message): pipes, blocks and device-side enqueue.
+//! misleading message): blocks and device-side enqueue (pipes: `compile_pipes.rs`).
 
 use clc::options::BuildOptions;
 use clc::pp::Target;
@@ -13,9 +13,8 @@ fn error_of(src: &str) -> String {
 }
 
 #[test]
-fn pipes_blocks_and_enqueue_are_reported_as_not_supported_yet() {
+fn blocks_and_enqueue_are_reported_as_not_supported_yet() {
     for src in [
-        "__kernel void k(__write_only pipe int p) { }",
         "__kernel void k(__global int *o) { int (^b)(int) = ^(int x) { return x; }; o[0] = b(1); }",
         "__kernel void k(__global int *o) { queue_t q = get_default_queue(); }",
         "__kernel void k(__global int *o) { ndrange_t r = ndrange_1D(1); }",

@@ -366,6 +366,7 @@ corpus! {
     stencil2d,
     struct_buffer,
     switch_case,
+    strings_goto,
     swizzle,
     transpose,
     typedef_enum,

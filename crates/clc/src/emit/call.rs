@@ -42,6 +42,9 @@ impl<'a> Emitter<'a> {
         if let Some(v) = self.image_call(name, args, span) {
             return v;
         }
+        if let Some(v) = self.pipe_call(name, args, span) {
+            return v;
+        }
         if let Some(v) = self.c11_atomic_call(name, args, span) {
             return v;
         }
@@ -63,7 +66,8 @@ impl<'a> Emitter<'a> {
         if name == "printf" {
             return self.printf(args, span);
         }
-        self.error(
+        self.error_undeclared(
+            name,
             callee.span,
             format!("implicit declaration of function '{name}' is invalid in OpenCL"),
         );

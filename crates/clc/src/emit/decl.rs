@@ -125,6 +125,7 @@ impl<'a> Emitter<'a> {
         ty: Type,
         init: Option<&Initializer>,
     ) -> Type {
+        let init = init.map(|i| string_in_braces(i, &ty).unwrap_or(i));
         if let Type::Array(elem, 0) = &ty {
             match init {
                 Some(list @ Initializer::List(items, _)) => {
@@ -370,12 +371,28 @@ impl<'a> Emitter<'a> {
                 self.sampler_declaration(&name, nsp, id.init.as_ref());
                 continue;
             }
+            // OpenCL C 2.0 §6.13.14, §6.13.16: images and pipes are function parameters only.
+            if matches!(ty, Type::Image(_) | Type::Pipe(..)) {
+                let msg = format!(
+                    "type '{}' can only be used as a function parameter in OpenCL",
+                    self.type_name(&ty)
+                );
+                self.error(nsp, msg);
+                continue;
+            }
             let space = Self::object_space(&d.spec, decl).unwrap_or(AddrSpace::Private);
             let is_const = Self::object_const(&d.spec, decl);
             match space {
                 AddrSpace::Local => {
                     if !self.fs.is_kernel {
                         self.error(nsp, "non-kernel function variable cannot be declared in local address space");
+                        continue;
+                    }
+                    // OpenCL C 2.0 §6.5.2: at kernel function scope only.
+                    if self.scopes.depth() > self.fs.body_depth
+                        && !d.spec.storage.eq(&crate::ast::Storage::Static)
+                    {
+                        self.error(nsp, "variables in the local address space can only be declared in the outermost scope of a kernel function");
                         continue;
                     }
                     if let Some(i) = &id.init {
@@ -483,6 +500,7 @@ impl<'a> Emitter<'a> {
 
     /// Stores an initializer into `ptr` (private memory) of type `ty`.
     pub(crate) fn store_initializer(&mut self, ptr: Id, ty: &Type, init: &Initializer) {
+        let init = string_in_braces(init, ty).unwrap_or(init);
         let placed = self.positional(init, ty);
         let init = placed.as_ref().unwrap_or(init);
         let elided = self.elide_braces(init, ty);
@@ -681,6 +699,7 @@ impl<'a> Emitter<'a> {
 
     /// A constant initializer (program-scope and `__constant` variables) of type `ty`.
     pub fn const_initializer(&mut self, init: &Initializer, ty: &Type) -> Option<Id> {
+        let init = string_in_braces(init, ty).unwrap_or(init);
         let placed = self.positional(init, ty);
         let init = placed.as_ref().unwrap_or(init);
         let elided = self.elide_braces(init, ty);
@@ -994,6 +1013,23 @@ impl<'a> Emitter<'a> {
 }
 
 /// `char`/`uchar`: the element types a string literal may initialize (C99 6.7.8p14).
+/// C99 6.7.8p14: a character array may be initialized by a string literal "optionally
+/// enclosed in braces": `char s[4] = {"abc"}` is `char s[4] = "abc"`.
+fn string_in_braces<'i>(init: &'i Initializer, ty: &Type) -> Option<&'i Initializer> {
+    match (init, ty) {
+        (Initializer::List(items, _), Type::Array(elem, _)) if is_char_type(elem) => {
+            match items.as_slice() {
+                [one @ Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(_),
+                    ..
+                })] => Some(one),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 fn is_char_type(t: &Type) -> bool {
     matches!(t, Type::Scalar(Scalar::Char | Scalar::UChar))
 }

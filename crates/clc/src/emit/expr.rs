@@ -403,7 +403,11 @@ impl<'a> Emitter<'a> {
                 if self.funcs.contains_key(name) || builtins::lookup(name).is_some() {
                     self.error(span, format!("function '{name}' used as a value; function pointers are not allowed in OpenCL C"));
                 } else {
-                    self.error(span, format!("use of undeclared identifier '{name}'"));
+                    self.error_undeclared(
+                        name,
+                        span,
+                        format!("use of undeclared identifier '{name}'"),
+                    );
                 }
                 None
             }
@@ -666,7 +670,7 @@ impl<'a> Emitter<'a> {
                 let rec = self.records.get(*ri as usize).cloned()?;
                 let Some(k) = rec.fields.iter().position(|(n, _)| n == name) else {
                     let msg = format!("no member named '{name}' in '{}'", self.type_name(&ty));
-                    self.error(name_span, msg);
+                    self.error_undeclared(name, name_span, msg);
                     return None;
                 };
                 let fty = rec.fields[k].1.clone();

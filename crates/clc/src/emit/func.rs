@@ -9,7 +9,7 @@ use spv::{ExecutionMode, ExecutionModel, FunctionControl, Op, Operand};
 use super::{Emitter, FnState, FuncSig, KernelInfo};
 use crate::ast::{
     AddrSpace, AttrArg, DeclSpec, Declarator, Derived, ExternalDecl, FunctionDef, ParamDecl,
-    StmtKind, TranslationUnit,
+    StmtKind, TranslationUnit, TypeSpec,
 };
 use crate::sema::{Scalar, Symbol, Type};
 use crate::source::Span;
@@ -24,6 +24,7 @@ const LINKAGE_IMPORT: u32 = 1;
 
 impl<'a> Emitter<'a> {
     pub fn translation_unit(&mut self, tu: &TranslationUnit) {
+        self.recovered_names = tu.recovered_names.clone();
         // One pass in source order: OpenCL C has no implicit declarations (C99 6.5.2.2), so a
         // function is visible from its first declaration on.
         for item in &tu.items {
@@ -55,6 +56,16 @@ impl<'a> Emitter<'a> {
         };
         let base = self.base_type(spec)?;
         let ret = self.apply_declarator(base, spec, &ret_decl)?;
+        // OpenCL C 2.0 §6.13.14, §6.13.16: images, samplers and pipes are not returned.
+        if matches!(ret, Type::Image(_) | Type::Sampler | Type::Pipe(..)) {
+            let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
+            let msg = format!(
+                "declaring function return value of type '{}' is not allowed",
+                self.type_name(&ret)
+            );
+            self.error(at, msg);
+            return None;
+        }
         let mut out = Vec::new();
         let mut ok = true;
         for p in params {
@@ -82,6 +93,19 @@ impl<'a> Emitter<'a> {
             return None;
         }
         Some((ty, Self::object_const(&p.spec, &p.declarator)))
+    }
+
+    /// Whether a value of type `t` holds a pointer (in a member, at any depth).
+    fn contains_pointer(&self, t: &Type) -> bool {
+        match t {
+            Type::Pointer(_) => true,
+            Type::Array(e, _) => self.contains_pointer(e),
+            Type::Record(i) => self
+                .records
+                .get(*i as usize)
+                .is_some_and(|r| r.fields.iter().any(|(_, f)| self.contains_pointer(f))),
+            _ => false,
+        }
     }
 
     /// Registers a function's signature (pass 1, and prototypes).
@@ -112,6 +136,42 @@ impl<'a> Emitter<'a> {
             if ret != Type::Void {
                 self.error(spec.span, "kernel must have void return type");
                 return;
+            }
+            // OpenCL C 2.0 §6.7.1 / clang: a kernel is not static and not `main`.
+            if spec.storage == crate::ast::Storage::Static {
+                self.error(name_span, "kernel functions cannot be declared static");
+            }
+            if name == "main" {
+                self.error(name_span, "kernel cannot be called 'main'");
+            }
+            let decls: Vec<&crate::ast::ParamDecl> = match d.derived.first() {
+                Some(Derived::Function { params, .. }) => params.iter().collect(),
+                _ => Vec::new(),
+            };
+            for (k, (pname, pty, _)) in params.iter().enumerate() {
+                let at = pname.as_ref().map(|p| p.1).unwrap_or(name_span);
+                // §6.9.k: these types cannot be kernel arguments (their size differs
+                // between host and device, or they are device-only).
+                if let Some(pd) = decls.get(k) {
+                    if let TypeSpec::Named(n) = &pd.spec.ty {
+                        let banned = matches!(
+                            n.as_str(),
+                            "size_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t" | "event_t"
+                        );
+                        if banned && pd.declarator.derived.is_empty() {
+                            self.error(
+                                at,
+                                format!("'{n}' cannot be used as the type of a kernel parameter"),
+                            );
+                        }
+                    }
+                }
+                // §6.9.l (clang): struct arguments cannot hold pointers.
+                if let Type::Record(_) = pty {
+                    if self.contains_pointer(pty) {
+                        self.error(at, "struct kernel parameters may not contain pointers");
+                    }
+                }
             }
             for (pname, pty, _) in &params {
                 let at = pname.as_ref().map(|p| p.1).unwrap_or(name_span);
@@ -274,6 +334,7 @@ impl<'a> Emitter<'a> {
                 },
             );
         }
+        self.fs.body_depth = self.scopes.depth();
         if let StmtKind::Compound(items) = &f.body.kind {
             for s in items {
                 self.stmt(s);
@@ -285,7 +346,7 @@ impl<'a> Emitter<'a> {
             if sig.ret == Type::Void {
                 self.b.inst_no_result(Op::Return, vec![]);
             } else {
-                if self.current_reachable() {
+                if self.current_reachable() && !self.fs.saw_syntax_error {
                     let end = Span::new(f.span.file, f.span.end.saturating_sub(1), f.span.end);
                     self.warning(end, "non-void function does not return a value");
                 }
@@ -302,7 +363,8 @@ impl<'a> Emitter<'a> {
             .collect();
         undefined.sort();
         for l in undefined {
-            self.error(f.span, format!("use of undeclared label '{l}'"));
+            let at = self.fs.goto_spans.get(&l).copied().unwrap_or(f.span);
+            self.error_undeclared(&l, at, format!("use of undeclared label '{l}'"));
         }
         self.b.end_function();
         self.scopes.pop();
@@ -340,8 +402,11 @@ impl<'a> Emitter<'a> {
                         size: self.size_align(t).0,
                         access_qualifier: match t {
                             Type::Image(i) => Some(i.access),
+                            Type::Pipe(_, true) => Some(crate::ast::ImageAccess::WriteOnly),
+                            Type::Pipe(_, false) => Some(crate::ast::ImageAccess::ReadOnly),
                             _ => None,
                         },
+                        is_pipe: matches!(t, Type::Pipe(..)),
                     });
                 }
             }
@@ -371,6 +436,8 @@ impl<'a> Emitter<'a> {
                 None => "struct".into(),
             },
             Type::Image(i) => i.name().into(),
+            // llvm-spirv spells a pipe argument by its packet type.
+            Type::Pipe(t, _) => self.arg_type_name(t),
             other => self.type_name(other),
         }
     }
@@ -574,7 +641,11 @@ impl<'a> Emitter<'a> {
         undefined.sort_by_key(|(sp, _)| (sp.file, sp.start));
         undefined.dedup();
         for (sp, name) in undefined {
-            self.error(sp, format!("function '{name}' is used but never defined"));
+            self.error_undeclared(
+                &name,
+                sp,
+                format!("function '{name}' is used but never defined"),
+            );
         }
         let mut names: Vec<String> = self.calls.keys().cloned().collect();
         names.sort();

@@ -250,6 +250,14 @@ impl<'a> Emitter<'a> {
             self.error(span, format!("'{name}' requires cl_khr_fp16"));
             return None;
         }
+        if it.dim == ImageDim::D3 && !self.image3d_writes_allowed() {
+            // OpenCL C 2.0 §6.13.14.4 / 3.0 §6.15.15.4: 3D writes are an extension/feature.
+            self.error(
+                span,
+                format!("'{name}' to an image3d_t requires cl_khr_3d_image_writes (__opencl_c_3d_image_writes in OpenCL C 3.0)"),
+            );
+            return None;
+        }
         let coord = self.coord_arg(name, &args[1], &it, false)?;
         let color_ty = if it.depth {
             Type::Scalar(elem)

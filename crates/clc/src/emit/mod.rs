@@ -15,6 +15,7 @@ mod decl;
 mod expr;
 mod func;
 mod image;
+mod pipe;
 mod stmt;
 mod types;
 
@@ -112,6 +113,8 @@ pub struct KernelArg {
     /// The access qualifier of an image argument (`CL_KERNEL_ARG_ACCESS_QUALIFIER`); `None`
     /// for every other type.
     pub access_qualifier: Option<crate::ast::ImageAccess>,
+    /// A `pipe` argument (`CL_KERNEL_ARG_TYPE_PIPE`).
+    pub is_pipe: bool,
 }
 
 /// A kernel's interface (the same facts are in the module: entry point, names, modes).
@@ -133,6 +136,12 @@ pub(crate) struct FnState {
     pub case_blocks: Vec<HashMap<usize, Id>>,
     pub labels: HashMap<String, Id>,
     pub defined_labels: HashSet<String>,
+    /// Where each label was first used by a `goto` (for "use of undeclared label").
+    pub goto_spans: HashMap<String, Span>,
+    /// The body lost a statement to a syntax error (no "does not return a value" then).
+    pub saw_syntax_error: bool,
+    /// Scope depth of the function body's outermost block.
+    pub body_depth: usize,
     /// Blocks that some branch targets (so their code is reachable).
     pub branched_to: HashSet<Id>,
     pub entry: Option<Id>,
@@ -162,6 +171,8 @@ pub(crate) struct Emitter<'a> {
     pub probe_cache: HashMap<usize, Option<Type>>,
     /// Pointers to volatile objects: their loads and stores get `MemoryAccess Volatile`.
     pub volatile_ptrs: HashSet<Id>,
+    /// Names in code dropped by parse-error recovery: not reported as undeclared.
+    pub recovered_names: HashSet<String>,
 }
 
 impl<'a> Emitter<'a> {
@@ -195,11 +206,20 @@ impl<'a> Emitter<'a> {
             local_counter: 0,
             probe_cache: HashMap::new(),
             volatile_ptrs: HashSet::new(),
+            recovered_names: HashSet::new(),
         }
     }
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.diags.error(span, msg);
+    }
+
+    /// An "undeclared `name`" error, unless `name` occurred in code dropped after a syntax
+    /// error (its declaration may be what was dropped: no cascade).
+    pub fn error_undeclared(&mut self, name: &str, span: Span, msg: impl Into<String>) {
+        if !self.recovered_names.contains(name) {
+            self.diags.error(span, msg);
+        }
     }
 
     pub fn warning(&mut self, span: Span, msg: impl Into<String>) {

@@ -22,7 +22,8 @@ impl<'a> Emitter<'a> {
                 self.scopes.pop();
             }
             StmtKind::Decl(d) => self.local_declaration(d),
-            StmtKind::Expr(None) | StmtKind::Error => {}
+            StmtKind::Expr(None) => {}
+            StmtKind::Error => self.fs.saw_syntax_error = true,
             StmtKind::Expr(Some(e)) => {
                 let _ = self.rvalue_or_void(e);
             }
@@ -156,6 +157,7 @@ impl<'a> Emitter<'a> {
             },
             StmtKind::Return(e) => self.return_stmt(e.as_ref(), s),
             StmtKind::Goto(name) => {
+                self.fs.goto_spans.entry(name.clone()).or_insert(s.span);
                 let l = self.label_block(name);
                 self.branch(l);
             }

@@ -32,6 +32,96 @@ impl<'a> Emitter<'a> {
 
     /// The type named by declaration specifiers (without the declarator).
     pub fn base_type(&mut self, spec: &DeclSpec) -> Option<Type> {
+        if spec.addr == Some(AddrSpace::Generic) && !self.opts.generic_address_space {
+            // OpenCL C 2.0 §6.5.5; 3.0 needs `__opencl_c_generic_address_space`.
+            let v = self.opts.cl_version;
+            let msg = format!(
+                "OpenCL C version {}.{} does not support the '__generic' type qualifier",
+                v / 100,
+                (v / 10) % 10
+            );
+            self.error(spec.span, msg);
+            return None;
+        }
+        let t = self.base_type_no_pipe(spec)?;
+        if !spec.pipe {
+            return Some(t);
+        }
+        // §6.13.16: pipes need OpenCL C 2.0 (or 3.0 with `__opencl_c_pipes`).
+        if !self.pipes_allowed() {
+            self.error(
+                spec.span,
+                "pipes are not supported by this OpenCL C version or device",
+            );
+            return None;
+        }
+        let write = match spec.quals.access {
+            None | Some(crate::ast::ImageAccess::ReadOnly) => false,
+            Some(crate::ast::ImageAccess::WriteOnly) => true,
+            Some(crate::ast::ImageAccess::ReadWrite) => {
+                // §6.6: read_write is for images only.
+                let msg = format!(
+                    "access qualifier 'read_write' can not be used for 'read_only pipe {}'",
+                    self.type_name(&t)
+                );
+                self.error(spec.span, msg);
+                return None;
+            }
+        };
+        if matches!(
+            t,
+            Type::Void
+                | Type::Pipe(..)
+                | Type::Image(_)
+                | Type::Sampler
+                | Type::Event
+                | Type::ReserveId
+        ) {
+            let msg = format!(
+                "'{}' cannot be the packet type of a pipe",
+                self.type_name(&t)
+            );
+            self.error(spec.span, msg);
+            return None;
+        }
+        Some(Type::Pipe(Box::new(t), write))
+    }
+
+    /// Read-write images: OpenCL C 2.0, or 3.0 with `__opencl_c_read_write_images`.
+    pub fn read_write_images_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self
+                    .target
+                    .features
+                    .iter()
+                    .any(|f| f == "__opencl_c_read_write_images"))
+    }
+
+    /// Writes to 3D images: `cl_khr_3d_image_writes` (OpenCL C 1.x/2.0), the
+    /// `__opencl_c_3d_image_writes` feature in 3.0.
+    pub fn image3d_writes_allowed(&self) -> bool {
+        if self.opts.cl_version >= 300 {
+            self.target
+                .features
+                .iter()
+                .any(|f| f == "__opencl_c_3d_image_writes")
+        } else {
+            self.target
+                .extensions
+                .iter()
+                .any(|e| e == "cl_khr_3d_image_writes")
+        }
+    }
+
+    /// Pipes exist in OpenCL C 2.0, and in 3.0 with the `__opencl_c_pipes` feature.
+    pub fn pipes_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self.target.features.iter().any(|f| f == "__opencl_c_pipes"))
+    }
+
+    fn base_type_no_pipe(&mut self, spec: &DeclSpec) -> Option<Type> {
         Some(match &spec.ty {
             TypeSpec::Void => Type::Void,
             TypeSpec::Scalar(s) => {
@@ -78,6 +168,14 @@ impl<'a> Emitter<'a> {
                             .quals
                             .access
                             .unwrap_or(crate::ast::ImageAccess::ReadOnly);
+                        if access == crate::ast::ImageAccess::ReadWrite
+                            && !self.read_write_images_allowed()
+                        {
+                            // OpenCL C 2.0 §6.6; 3.0 §6.7.1: read_write images need 2.0, or
+                            // 3.0 with `__opencl_c_read_write_images`.
+                            self.error(spec.span, format!("access qualifier 'read_write' can not be used for '__read_write {n}' prior to OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images feature"));
+                            return None;
+                        }
                         match crate::sema::types::ImageType::from_name(n, access) {
                             Some(i) => Type::Image(i),
                             None => {
@@ -86,6 +184,7 @@ impl<'a> Emitter<'a> {
                             }
                         }
                     }
+                    "reserve_id_t" if self.pipes_allowed() => Type::ReserveId,
                     "queue_t" | "clk_event_t" | "reserve_id_t" | "ndrange_t" => {
                         self.error(spec.span, format!("type '{name}' is not supported yet"));
                         return None;
@@ -104,7 +203,11 @@ impl<'a> Emitter<'a> {
                     _ => match self.scopes.lookup(name) {
                         Some(Symbol::Typedef(t)) => t.clone(),
                         _ => {
-                            self.error(spec.span, format!("unknown type name '{name}'"));
+                            self.error_undeclared(
+                                name,
+                                spec.span,
+                                format!("unknown type name '{name}'"),
+                            );
                             return None;
                         }
                     },
@@ -145,6 +248,15 @@ impl<'a> Emitter<'a> {
         for der in d.derived.iter().rev() {
             match der {
                 Derived::Pointer { quals, addr } => {
+                    // OpenCL C 2.0 §6.13.14 / §6.9.b: no pointers to images or samplers.
+                    if matches!(ty, Type::Image(_) | Type::Sampler) {
+                        let msg = format!(
+                            "pointer to type '{}' is invalid in OpenCL",
+                            self.type_name(&ty)
+                        );
+                        self.error(d.name.as_ref().map(|n| n.1).unwrap_or(d.span), msg);
+                        return None;
+                    }
                     let pointee_space = space.unwrap_or_else(|| self.default_pointee_space());
                     ty = Type::Pointer(Box::new(crate::sema::Pointee {
                         ty,
@@ -174,6 +286,15 @@ impl<'a> Emitter<'a> {
                         },
                         None => 0,
                     };
+                    // OpenCL C 2.0 §6.13.14: no arrays of images or samplers.
+                    if matches!(ty, Type::Image(_) | Type::Sampler | Type::Pipe(..)) {
+                        let msg = format!(
+                            "array of '{}' type is invalid in OpenCL",
+                            self.type_name(&ty)
+                        );
+                        self.error(d.name.as_ref().map(|n| n.1).unwrap_or(d.span), msg);
+                        return None;
+                    }
                     if ty == Type::Void {
                         self.error(d.span, "array has incomplete element type 'void'");
                         return None;
@@ -291,6 +412,18 @@ impl<'a> Emitter<'a> {
                         continue;
                     };
                     let Some((name, sp)) = &d.name else { continue };
+                    // OpenCL C 2.0 §6.13.14, §6.13.16: opaque types are not members.
+                    if matches!(
+                        ty,
+                        Type::Image(_) | Type::Sampler | Type::Pipe(..) | Type::ReserveId
+                    ) {
+                        let msg = format!(
+                            "the '{}' type cannot be used to declare a structure or union field",
+                            self.type_name(&ty)
+                        );
+                        self.error(*sp, msg);
+                        continue;
+                    }
                     if list.iter().any(|(n, _)| n == name) {
                         self.error(*sp, format!("duplicate member '{name}'"));
                         continue;
@@ -446,6 +579,21 @@ impl<'a> Emitter<'a> {
             Type::Sampler => {
                 self.b.capability(Capability::ImageBasic);
                 self.b.global_dedup(spv::Op::TypeSampler, None, vec![])
+            }
+            // SPIR-V 3.32.6: `OpTypePipe Qualifier` (the packet type is not part of it).
+            Type::Pipe(_, write) => {
+                self.b.capability(Capability::Pipes);
+                let q = if *write {
+                    spv::AccessQualifier::WriteOnly
+                } else {
+                    spv::AccessQualifier::ReadOnly
+                };
+                self.b
+                    .global_dedup(spv::Op::TypePipe, None, vec![spv::Operand::Int(q as u32)])
+            }
+            Type::ReserveId => {
+                self.b.capability(Capability::Pipes);
+                self.b.global_dedup(spv::Op::TypeReserveId, None, vec![])
             }
         }
     }

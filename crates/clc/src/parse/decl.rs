@@ -14,7 +14,9 @@ impl<'a> Parser<'a> {
             return false;
         }
         let t = self.text();
-        is_decl_start_keyword(t) || self.is_typedef_name(t)
+        // `pipe T name` (§6.13.16); `pipe` alone is an ordinary identifier.
+        let pipe = t == "pipe" && self.is_ident_at(1) && self.is_ident_at(2);
+        is_decl_start_keyword(t) || self.is_typedef_name(t) || pipe
     }
 
     /// An external declaration: a function definition or a declaration.
@@ -174,6 +176,7 @@ impl<'a> Parser<'a> {
             quals: Quals::default(),
             addr: None,
             ty: TypeSpec::Void,
+            pipe: false,
             attrs: Vec::new(),
             span: start,
         };
@@ -190,9 +193,13 @@ impl<'a> Parser<'a> {
             // OpenCL C 2.0 §6.13.16: `pipe T name`.
             if t == "pipe"
                 && !have_type
+                && !spec.pipe
                 && self.peek_at(1).is_some_and(|n| n.kind == TokenKind::Ident)
             {
-                return Err(self.error_here("pipes are not supported yet"));
+                spec.pipe = true;
+                seen_any = true;
+                self.bump();
+                continue;
             }
             match t {
                 "typedef" => spec.storage = Storage::Typedef,
@@ -357,9 +364,13 @@ impl<'a> Parser<'a> {
                     self.leave();
                     return Err(self.error_here("expected '}'"));
                 }
+                let before = self.pos;
                 match self.field_decl() {
                     Ok(f) => list.push(f),
-                    Err(Bail) => self.recover_to_semi(),
+                    Err(Bail) => {
+                        self.recover_to_semi();
+                        self.note_dropped(before);
+                    }
                 }
             }
             self.bump();
@@ -395,7 +406,15 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.expect_punct(";")?;
+        if self.is_punct("}") {
+            // clang accepts the last member without its `;` with a warning.
+            let prev = self.prev_span();
+            let at = crate::source::Span::new(prev.file, prev.end, prev.end);
+            self.diags
+                .warning(at, "expected ';' at end of declaration list");
+        } else {
+            self.expect_punct(";")?;
+        }
         Ok(FieldDecl {
             spec,
             declarators,

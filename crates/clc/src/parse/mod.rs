@@ -36,6 +36,8 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// Position of the last error, to report at most one error per token.
     last_error_pos: Option<usize>,
+    /// Identifiers in the tokens dropped by error recovery (see `TranslationUnit`).
+    recovered_names: HashSet<String>,
 }
 
 #[derive(Debug)]
@@ -90,6 +92,7 @@ impl<'a> Parser<'a> {
             typedef_scopes: vec![predefined, HashSet::new()],
             depth: 0,
             last_error_pos: None,
+            recovered_names: HashSet::new(),
         }
     }
 
@@ -253,7 +256,9 @@ impl<'a> Parser<'a> {
             if matches!(t.kind, TokenKind::Punct(_)) {
                 match t.text.as_str() {
                     "(" | "[" | "{" => depth += 1,
-                    ")" | "]" => depth -= 1,
+                    // A stray closer at this level is skipped, not counted: it must not
+                    // make the `}` of an enclosing block look nested.
+                    ")" | "]" => depth = (depth - 1).max(0),
                     "}" => {
                         if depth <= 0 {
                             return;
@@ -273,6 +278,17 @@ impl<'a> Parser<'a> {
                 }
             }
             self.pos += 1;
+        }
+    }
+
+    /// Remembers the identifiers of `toks[start..self.pos]`, a region given up by error
+    /// recovery.
+    pub(crate) fn note_dropped(&mut self, start: usize) {
+        let end = self.pos.min(self.toks.len());
+        for t in self.toks.get(start..end).unwrap_or(&[]) {
+            if matches!(t.kind, TokenKind::Ident) {
+                self.recovered_names.insert(t.text.clone());
+            }
         }
     }
 
@@ -334,13 +350,17 @@ impl<'a> Parser<'a> {
             match self.external_decl() {
                 Ok(Some(d)) => tu.items.push(d),
                 Ok(None) => {}
-                Err(Bail) => self.recover_top_level(),
+                Err(Bail) => {
+                    self.recover_top_level();
+                    self.note_dropped(start);
+                }
             }
             if self.pos == start {
                 // Guarantee progress whatever happened.
                 self.pos += 1;
             }
         }
+        tu.recovered_names = std::mem::take(&mut self.recovered_names);
         tu
     }
 }

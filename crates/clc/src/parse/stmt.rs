@@ -27,6 +27,11 @@ impl<'a> Parser<'a> {
                     if self.pos == before {
                         self.bump();
                     }
+                    self.note_dropped(before);
+                    items.push(Stmt {
+                        kind: StmtKind::Error,
+                        span: self.prev_span(),
+                    });
                 }
             }
         }
@@ -89,9 +94,7 @@ impl<'a> Parser<'a> {
             match self.text() {
                 "if" => {
                     self.bump();
-                    self.expect_punct("(")?;
-                    let c = self.expr()?;
-                    self.expect_punct(")")?;
+                    let c = self.paren_condition()?;
                     let then = self.statement()?;
                     let els = if self.eat_keyword("else") {
                         Some(Box::new(self.statement()?))
@@ -102,9 +105,7 @@ impl<'a> Parser<'a> {
                 }
                 "while" => {
                     self.bump();
-                    self.expect_punct("(")?;
-                    let c = self.expr()?;
-                    self.expect_punct(")")?;
+                    let c = self.paren_condition()?;
                     let body = self.statement()?;
                     return done(self, StmtKind::While(c, Box::new(body)));
                 }
@@ -130,9 +131,7 @@ impl<'a> Parser<'a> {
                 }
                 "switch" => {
                     self.bump();
-                    self.expect_punct("(")?;
-                    let c = self.expr()?;
-                    self.expect_punct(")")?;
+                    let c = self.paren_condition()?;
                     let body = self.statement()?;
                     return done(self, StmtKind::Switch(c, Box::new(body)));
                 }
@@ -171,9 +170,13 @@ impl<'a> Parser<'a> {
                 }
                 "goto" => {
                     self.bump();
-                    let (name, _) = self.expect_ident()?;
-                    self.expect_punct(";")?;
-                    return done(self, StmtKind::Goto(name));
+                    let (name, name_span) = self.expect_ident()?;
+                    self.expect_semi("after goto statement")?;
+                    // The statement's span is the label name's, where errors about it point.
+                    return Ok(Stmt {
+                        kind: StmtKind::Goto(name),
+                        span: name_span,
+                    });
                 }
                 "else" => return Err(self.error_here("expected expression")),
                 _ => {
@@ -212,7 +215,83 @@ impl<'a> Parser<'a> {
         self.statement()
     }
 
+    /// `( expression )` of `if`, `while` and `switch`. After a syntax error inside, skips to
+    /// the matching `)` and stands `0` for the condition, so that the body is still parsed
+    /// and checked (clang-like recovery, no cascade into the body).
+    fn paren_condition(&mut self) -> PResult<Expr> {
+        self.expect_punct("(")?;
+        let open = self.pos;
+        let parsed = self.expr().and_then(|e| self.expect_punct(")").map(|_| e));
+        match parsed {
+            Ok(e) => Ok(e),
+            Err(Bail) => {
+                self.skip_to_close_paren(open, false)?;
+                Ok(self.zero_expr())
+            }
+        }
+    }
+
+    /// The literal `0` at the previous token (a stand-in for a condition lost to an error).
+    fn zero_expr(&self) -> Expr {
+        Expr {
+            kind: ExprKind::IntLit {
+                value: 0,
+                unsigned: false,
+                long: false,
+                non_decimal: false,
+            },
+            span: self.prev_span(),
+        }
+    }
+
+    /// From `open` (just after a `(`), moves past the matching `)`, remembering the skipped
+    /// names. Stops with `Bail` at a brace (or a `;` unless `semis_inside`) at the outer level:
+    /// the parenthesis was never closed, and statement recovery takes over from there.
+    fn skip_to_close_paren(&mut self, open: usize, semis_inside: bool) -> PResult<()> {
+        let failed_at = self.pos;
+        self.pos = open;
+        let mut depth = 0u32;
+        while let Some(t) = self.peek_at(0) {
+            if matches!(t.kind, crate::lex::TokenKind::Punct(_)) {
+                match t.text.as_str() {
+                    "(" | "[" => depth += 1,
+                    ")" if depth == 0 => {
+                        self.pos += 1;
+                        self.note_dropped(open);
+                        return Ok(());
+                    }
+                    ")" | "]" => depth = depth.saturating_sub(1),
+                    "{" | "}" if depth == 0 => break,
+                    ";" if depth == 0 && !semis_inside => break,
+                    _ => {}
+                }
+            }
+            self.pos += 1;
+        }
+        self.pos = self.pos.max(failed_at);
+        Err(Bail)
+    }
+
     fn for_rest(&mut self, start: crate::source::Span) -> PResult<Stmt> {
+        let open = self.pos;
+        let header = self.for_header();
+        let (init, cond, step) = match header {
+            Ok(h) => h,
+            Err(Bail) => {
+                self.skip_to_close_paren(open, true)?;
+                (None, Some(self.zero_expr()), None)
+            }
+        };
+        let body = self.statement()?;
+        Ok(Stmt {
+            kind: StmtKind::For(init, cond, step, Box::new(body)),
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `init; cond; step)` of a `for` statement.
+    #[allow(clippy::type_complexity)]
+    fn for_header(&mut self) -> PResult<(Option<Box<ForInit>>, Option<Expr>, Option<Expr>)> {
         let init = if self.eat_punct(";") {
             None
         } else if self.starts_decl() {
@@ -234,10 +313,6 @@ impl<'a> Parser<'a> {
             Some(self.expr()?)
         };
         self.expect_punct(")")?;
-        let body = self.statement()?;
-        Ok(Stmt {
-            kind: StmtKind::For(init, cond, step, Box::new(body)),
-            span: start.to(self.prev_span()),
-        })
+        Ok((init, cond, step))
     }
 }

@@ -65,6 +65,11 @@ impl Scopes {
         }
     }
 
+    /// Number of open scopes (1 at file scope).
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
     pub fn is_file_scope(&self) -> bool {
         self.stack.len() == 1
     }

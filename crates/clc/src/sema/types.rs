@@ -167,6 +167,11 @@ pub enum Type {
     Image(ImageType),
     /// `sampler_t` (§6.1.4).
     Sampler,
+    /// `pipe T` (§6.13.16): the packet type and whether the pipe is `write_only` (else
+    /// `read_only`, the default).
+    Pipe(Box<Type>, bool),
+    /// `reserve_id_t` (§6.13.16.2).
+    ReserveId,
 }
 
 /// An image type: its dimensionality and access.
@@ -376,6 +381,12 @@ impl Type {
                 format!("{access} {}", i.name())
             }
             Type::Sampler => "sampler_t".into(),
+            Type::Pipe(t, write) => format!(
+                "{} pipe {}",
+                if *write { "write_only" } else { "read_only" },
+                t.display(records)
+            ),
+            Type::ReserveId => "reserve_id_t".into(),
         }
     }
 }
@@ -391,7 +402,7 @@ pub fn size_align(ty: &Type, records: &[Record], pointer_bytes: u32) -> (u64, u6
             let sz = s.size() as u64 * n;
             (sz, sz)
         }
-        Type::Pointer(_) | Type::Event | Type::Image(_) => {
+        Type::Pointer(_) | Type::Event | Type::Image(_) | Type::Pipe(..) | Type::ReserveId => {
             (pointer_bytes as u64, pointer_bytes as u64)
         }
         // A sampler is a 32-bit value (llvm-spirv: `i32` before translation).
