@@ -226,6 +226,48 @@ fn images_need_device_support() {
     );
 }
 
+/// OpenCL C 2.0 §6.13.14.1: a program-scope sampler is declared `const sampler_t` or
+/// `constant sampler_t`; both give the same constant sampler. Without either qualifier it is an
+/// error (clang-15's message, checked by running it on the same line).
+#[test]
+fn program_scope_samplers_are_const_or_constant() {
+    let body = "sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n\
+                kernel void k(read_only image2d_t i, global float4 *o) { o[0] = read_imagef(i, s, (int2)(0)); }\n";
+    let opts = BuildOptions::parse("-cl-std=CL1.2").expect("options");
+    for qualifier in ["const ", "__constant "] {
+        let src = format!("{qualifier}{body}");
+        match clc::compile(&src, "s.cl", &opts, &image_target()) {
+            Ok(module) => {
+                let text = spv::dis::disassemble(&module.module);
+                let line = text
+                    .lines()
+                    .find(|l| l.contains("OpConstantSampler"))
+                    .map(|l| l.split_once('=').map_or(l, |(_, r)| r).trim().to_string());
+                // CLK_ADDRESS_CLAMP is SamplerAddressingMode Clamp, unnormalized coordinates
+                // are Param 0, CLK_FILTER_NEAREST is SamplerFilterMode Nearest.
+                assert_eq!(
+                    line.as_deref().map(|l| l
+                        .split_whitespace()
+                        .skip(2)
+                        .collect::<Vec<_>>()
+                        .join(" ")),
+                    Some("Clamp 0 Nearest".to_string()),
+                    "{qualifier}: {text}"
+                );
+            }
+            Err(e) => panic!("{qualifier}: {}", e.log),
+        }
+    }
+    let err = clc::compile(body, "s.cl", &opts, &image_target()).expect_err("no qualifier");
+    assert!(
+        err.log.contains(
+            "1:11: error: global sampler requires a const or constant address space qualifier"
+        ),
+        "{}",
+        err.log
+    );
+}
+
 /// Read-write images need OpenCL C 2.0 (3.0: `__opencl_c_read_write_images`); writes to 3D
 /// images need cl_khr_3d_image_writes (3.0: `__opencl_c_3d_image_writes`). The read-write
 /// message is clang-15's.

@@ -46,6 +46,19 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             let space = Self::object_space(&d.spec, decl);
+            // OpenCL C 2.0 §6.13.14.1: samplers "can also be declared as global constants in the
+            // program source": `const sampler_t name = value;` or `constant sampler_t …`.
+            if ty == Type::Sampler {
+                if space == Some(AddrSpace::Constant) || Self::object_const(&d.spec, decl) {
+                    self.sampler_declaration(&name, nsp, id.init.as_ref());
+                } else {
+                    self.error(
+                        nsp,
+                        "global sampler requires a const or constant address space qualifier",
+                    );
+                }
+                continue;
+            }
             let space = match space {
                 Some(AddrSpace::Constant) => AddrSpace::Constant,
                 Some(AddrSpace::Global) if self.opts.cl_version >= 200 => AddrSpace::Global,
@@ -60,10 +73,6 @@ impl<'a> Emitter<'a> {
             };
             if d.spec.storage == Storage::Extern {
                 self.error(nsp, "extern variables are not supported");
-                continue;
-            }
-            if ty == Type::Sampler {
-                self.sampler_declaration(&name, nsp, id.init.as_ref());
                 continue;
             }
             let ty = self.complete_array_from_init(ty, id.init.as_ref());
