@@ -85,6 +85,7 @@ corpus! {
     saxpy,
     select_vec,
     stencil2d,
+    strings_goto,
     struct_buffer,
     switch_case,
     swizzle,
