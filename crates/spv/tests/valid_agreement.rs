@@ -1,6 +1,6 @@
 //! Agreement with spirv-val: a corpus of valid and invalid modules on rules that both
 //! validators check, where oxcl's verdict must equal `spirv-val --target-env` for OpenCL 1.2,
-//! 2.0 and 2.2 (the `Env::from_target_env` environment of the same name).
+//! 2.0, 2.1 and 2.2 (the `Env::from_target_env` environment of the same name).
 
 #[path = "valid/common.rs"]
 mod common;
@@ -8,7 +8,7 @@ mod common;
 use common::{kernel, module_rest};
 use spv::valid::Env;
 
-const ENVS: [&str; 3] = ["opencl1.2", "opencl2.0", "opencl2.2"];
+const ENVS: [&str; 4] = ["opencl1.2", "opencl2.0", "opencl2.1", "opencl2.2"];
 
 /// A kernel module for SPIR-V `version` with the given capabilities, annotations/globals, body.
 fn k(version: &'static str, caps: &[&str], globals: &str, body: &str) -> (&'static str, String) {
@@ -43,6 +43,26 @@ const ATOMIC_GLOBALS: &str = "%ushort = OpTypeInt 16 0\n%pg = OpTypePointer Cros
 
 fn image(ty: &str) -> String {
     format!("%float = OpTypeFloat 32\n%img = {ty}")
+}
+
+/// A kernel taking an image of type `ty` as `%im`, running `stmt` first; declares `%float`,
+/// `%v4f`, `%v2u` and the null constants `%cz` (coordinate) and `%fz` (color).
+fn ik(ty: &str, stmt: &str) -> (&'static str, String) {
+    let globals = format!(
+        "{}\n%v4f = OpTypeVector %float 4\n%v2u = OpTypeVector %uint 2\n%cz = OpConstantNull %v2u\n%fz = OpConstantNull %v4f\n%fn_img = OpTypeFunction %void %img",
+        image(ty)
+    );
+    let (v, text) = k("1.0", &["ImageBasic"], &globals, "OpReturn");
+    let text = text
+        .replace(
+            "%main = OpFunction %void None %fn_void",
+            "%main = OpFunction %void None %fn_img",
+        )
+        .replace(
+            "%entry = OpLabel\n",
+            &format!("%im = OpFunctionParameter %img\n%entry = OpLabel\n{stmt}\n"),
+        );
+    (v, text)
 }
 
 fn corpus() -> Vec<(&'static str, (&'static str, String))> {
@@ -152,6 +172,12 @@ fn corpus() -> Vec<(&'static str, (&'static str, String))> {
         ("switch ok", k("1.0", &[], "", "OpSelectionMerge %m None\nOpSwitch %uint_1 %m 0 %c0 1 %m\n%c0 = OpLabel\nOpBranch %m\n%m = OpLabel\nOpReturn")),
         ("return value in void function", k("1.0", &[], "", "OpReturnValue %uint_0")),
         ("store to constant memory", k("1.0", &[], "%pc = OpTypePointer UniformConstant %uint\n%gc = OpVariable %pc UniformConstant %uint_0", "OpStore %gc %uint_1\nOpReturn")),
+        ("depth image type", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "")),
+        ("depth image read of a vector", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
+        ("depth image read of a float", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %float %im %cz")),
+        ("image read of a vector", ik("OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
+        ("image write", ik("OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly", "OpImageWrite %im %cz %fz")),
+        ("image write with Lod", ik("OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly", "OpImageWrite %im %cz %fz Lod %uint_0")),
         ("branch condition not bool", k("1.0", &[], "", "OpSelectionMerge %m None\nOpBranchConditional %uint_1 %m %m\n%m = OpLabel\nOpReturn")),
     ]
 }
@@ -194,6 +220,9 @@ fn oxcl_checks_rules_spirv_val_does_not() {
     }
 }
 
+/// Cases that oxcl rejects for OpenCL 1.2 only (env 7.2.2), and spirv-val accepts.
+const DEPTH_STRICTER_IN_12: &[&str] = &["depth image type", "depth image read of a float"];
+
 #[test]
 fn verdicts_agree_with_spirv_val() {
     if !common::have("spirv-val") || !common::have("spirv-as") {
@@ -210,6 +239,16 @@ fn verdicts_agree_with_spirv_val() {
             let (theirs, log) = common::spirv_val(&binary, env_name).unwrap();
             let env = Env::from_target_env(env_name).unwrap();
             let ours = common::oxcl_val(&binary, &env);
+            if env_name == "opencl1.2" && DEPTH_STRICTER_IN_12.contains(name) {
+                // env 7.2.2: depth images need cl_khr_depth_images in OpenCL 1.2 (core from
+                // 2.0); spirv-val accepts them in every OpenCL environment.
+                assert!(theirs, "{name} [{env_name}]: spirv-val now rejects it: {log}");
+                assert!(
+                    matches!(&ours, Err(e) if e.has_rule("env 7.2.2")),
+                    "{name} [{env_name}]: oxcl should reject it citing env 7.2.2: {ours:?}"
+                );
+                continue;
+            }
             if theirs {
                 valid += 1;
             } else {
