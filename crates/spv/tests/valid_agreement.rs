@@ -242,7 +242,10 @@ fn verdicts_agree_with_spirv_val() {
             if env_name == "opencl1.2" && DEPTH_STRICTER_IN_12.contains(name) {
                 // env 7.2.2: depth images need cl_khr_depth_images in OpenCL 1.2 (core from
                 // 2.0); spirv-val accepts them in every OpenCL environment.
-                assert!(theirs, "{name} [{env_name}]: spirv-val now rejects it: {log}");
+                assert!(
+                    theirs,
+                    "{name} [{env_name}]: spirv-val now rejects it: {log}"
+                );
                 assert!(
                     matches!(&ours, Err(e) if e.has_rule("env 7.2.2")),
                     "{name} [{env_name}]: oxcl should reject it citing env 7.2.2: {ours:?}"
