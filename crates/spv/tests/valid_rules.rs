@@ -1789,3 +1789,40 @@ fn wide_atomics_with_workgroup_memory_use_the_workgroup_scope() {
         "when the WorkgroupMemory Memory Semantic is used the Scope must be Workgroup",
     );
 }
+
+// ---- SPIR-V 3.32.5 entry point interfaces, SPIR-V 3.20 Constant
+
+/// SPIR-V 3.32.5 (1.0–1.3): the interface is "a superset of those [Input / Output variables]
+/// referenced by the entry point's static call tree"; a helper function's use counts.
+#[test]
+fn interface_lists_the_input_variables_of_the_call_tree() {
+    let globals =
+        "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n\
+                   %pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input";
+    let body = "%r = OpFunctionCall %void %helper\nOpReturn\nOpFunctionEnd\n\
+                %helper = OpFunction %void None %fn_void\n%hl = OpLabel\n%x = OpLoad %v3 %gid\nOpReturn";
+    let Some(r) = run(&[], globals, body, &cl20()) else {
+        return;
+    };
+    expect_rule(r, "superset of the Input / Output variables");
+    let listed = kernel(&[], globals, body).replace(
+        "OpEntryPoint Kernel %main \"main\"\n",
+        "OpEntryPoint Kernel %main \"main\" %gid\n",
+    );
+    expect_ok(check_text(&listed, "1.0", &cl20()).unwrap());
+}
+
+/// SPIR-V 3.20 Decoration: Constant "Indicates that a global variable is constant" — it
+/// decorates variables only.
+#[test]
+fn constant_decorates_variables_only() {
+    let Some(r) = run(
+        &[],
+        "OpDecorate %uint_1 Constant\n;types",
+        "OpReturn",
+        &cl20(),
+    ) else {
+        return;
+    };
+    expect_rule(r, "Constant: indicates that a global variable is constant");
+}

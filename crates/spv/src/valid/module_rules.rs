@@ -16,15 +16,16 @@ const ENTRY_INTERFACE: &str =
 const ENTRY_INTERFACE_14: &str =
     "SPIR-V 3.32.5 OpEntryPoint (from version 1.4, the Interface lists \
      every global variable the entry point's static call tree references, each once)";
+const ENTRY_INTERFACE_10: &str =
+    "SPIR-V 3.32.5 OpEntryPoint (before version 1.4, the Interface is a \
+     superset of the Input / Output variables the entry point's static call tree references)";
 const ENTRY_UNIQUE: &str = "SPIR-V 3.32.5 OpEntryPoint (Name and Execution Model are unique)";
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     unique_types(ctx);
     declarations(ctx);
     entry_points(ctx);
-    if ctx.module.header.version >= (1, 4) {
-        interfaces_complete(ctx);
-    }
+    interfaces_complete(ctx);
 }
 
 fn unique_types(ctx: &mut Ctx<'_>) {
@@ -188,10 +189,16 @@ fn entry_points(ctx: &mut Ctx<'_>) {
     }
 }
 
-/// SPIR-V 3.32.5 (version 1.4 and later): the interface of an entry point lists each module-scope
-/// variable (any storage class but Function) that an instruction of a function in its static
-/// call tree uses, and lists it only once.
+/// SPIR-V 3.32.5: the interface of an entry point lists each module-scope variable (version 1.4
+/// and later: any storage class but Function, each only once; before: Input and Output) that an
+/// instruction of a function in its static call tree uses.
 fn interfaces_complete(ctx: &mut Ctx<'_>) {
+    let since_14 = ctx.module.header.version >= (1, 4);
+    let rule = if since_14 {
+        ENTRY_INTERFACE_14
+    } else {
+        ENTRY_INTERFACE_10
+    };
     let nf = ctx.functions.len();
     let mut by_id: HashMap<u32, usize> = HashMap::new();
     for (k, f) in ctx.functions.iter().enumerate() {
@@ -215,9 +222,13 @@ fn interfaces_complete(ctx: &mut Ctx<'_>) {
                 continue;
             };
             let def = ctx.inst(d);
-            let global = def.op == Op::Variable
-                && ctx.func_of[d].is_none()
-                && def.int(0) != Some(StorageClass::Function as u32);
+            let storage = def.int(0).and_then(StorageClass::from_u32);
+            let interface_class = if since_14 {
+                storage != Some(StorageClass::Function)
+            } else {
+                matches!(storage, Some(StorageClass::Input | StorageClass::Output))
+            };
+            let global = def.op == Op::Variable && ctx.func_of[d].is_none() && interface_class;
             if global && !uses[f].contains(&id.0) {
                 uses[f].push(id.0);
             }
@@ -237,12 +248,8 @@ fn interfaces_complete(ctx: &mut Ctx<'_>) {
             .collect();
         let mut seen = HashSet::new();
         for x in &listed {
-            if !seen.insert(*x) {
-                ctx.error(
-                    i,
-                    ENTRY_INTERFACE_14,
-                    format!("interface %{x} is listed twice"),
-                );
+            if !seen.insert(*x) && since_14 {
+                ctx.error(i, rule, format!("interface %{x} is listed twice"));
             }
         }
         let Some(&root) = inst.id(1).and_then(|f| by_id.get(&f.0)) else {
@@ -265,7 +272,7 @@ fn interfaces_complete(ctx: &mut Ctx<'_>) {
         for v in missing {
             ctx.error(
                 i,
-                ENTRY_INTERFACE_14,
+                rule,
                 format!("the entry point uses global variable %{v} but does not list it in its interface"),
             );
         }
