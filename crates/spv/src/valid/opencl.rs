@@ -43,6 +43,9 @@ const MULTISAMPLED_USE: &str =
     "env 7.2.7 (cl_khr_gl_msaa_sharing: 2D multi-sampled images are used \
      only with OpImageRead, OpImageQuerySizeLod, OpImageQueryFormat, OpImageQueryOrder and \
      OpImageQuerySamples)";
+const LOCAL_ARG_TYPES: &str =
+    "env 7.2.3 (Workgroup pointer parameters of an Invoke function of any \
+     type need cl_khr_device_enqueue_local_arg_types; otherwise they are local void*)";
 const MIPMAP: &str =
     "env 7.2.9-7.2.10 (non-zero Lod needs cl_khr_mipmap_image / cl_khr_mipmap_image_writes)";
 const IMAGE_3D_WRITES: &str = "env 7.2.1 (writes to 3D images need cl_khr_3d_image_writes)";
@@ -110,6 +113,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             _ => {}
         }
         match op {
+            Op::EnqueueKernel => enqueue_local_args(ctx, i),
             Op::ImageWrite => image_access(ctx, i, 3, true),
             Op::ImageRead | Op::ImageFetch | Op::ImageSampleExplicitLod => {
                 image_access(ctx, i, 2, false)
@@ -350,6 +354,46 @@ fn image_of(ctx: &Ctx<'_>, value: Id) -> Option<Id> {
         Op::TypeImage => Some(ty),
         Op::TypeSampledImage => ctx.def(ty)?.id(0),
         _ => None,
+    }
+}
+
+/// env 7.2.3: without cl_khr_device_enqueue_local_arg_types, the Workgroup pointer parameters
+/// of the Invoke function of `OpEnqueueKernel` are `local void*` (pointers to 8-bit integers).
+fn enqueue_local_args(ctx: &mut Ctx<'_>, i: usize) {
+    if ctx
+        .env
+        .has_extension("cl_khr_device_enqueue_local_arg_types")
+    {
+        return;
+    }
+    // Operands: Queue, Flags, ND Range, Num Events, Wait Events, Ret Event, Invoke, …
+    let Some(fn_type) = ctx
+        .inst(i)
+        .id(6)
+        .and_then(|f| ctx.def(f))
+        .and_then(|f| (f.op == Op::Function).then(|| f.id(1)).flatten())
+    else {
+        return;
+    };
+    let Some(ty) = ctx.def(fn_type).filter(|t| t.op == Op::TypeFunction) else {
+        return;
+    };
+    let params: Vec<Id> = ty
+        .operands
+        .iter()
+        .skip(1)
+        .filter_map(|o| o.as_id())
+        .collect();
+    for p in params {
+        if let Some((StorageClass::Workgroup, pointee)) = ctx.pointer(p) {
+            if ctx.int_width(pointee) != Some(8) {
+                ctx.error(
+                    i,
+                    LOCAL_ARG_TYPES,
+                    "a Workgroup pointer parameter of the Invoke function does not point to an 8-bit integer",
+                );
+            }
+        }
     }
 }
 
