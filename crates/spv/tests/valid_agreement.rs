@@ -178,6 +178,7 @@ fn corpus() -> Vec<(&'static str, (&'static str, String))> {
         ("used Input variable in the interface", ("1.0", kernel(&[], "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input", "%x = OpLoad %v3 %gid\nOpReturn").replace("OpEntryPoint Kernel %main \"main\"\n", "OpEntryPoint Kernel %main \"main\" %gid\n"))),
         ("used Input variable in the interface of 1.2", ("1.2", kernel(&[], "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input", "%x = OpLoad %v3 %gid\nOpReturn").replace("OpEntryPoint Kernel %main \"main\"\n", "OpEntryPoint Kernel %main \"main\" %gid\n"))),
         ("used Workgroup variable not in the interface", k("1.0", &[], "%pw = OpTypePointer Workgroup %uint\n%wv = OpVariable %pw Workgroup", "OpStore %wv %uint_1\nOpReturn")),
+        ("function id stored as a value", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%v = OpVariable %pf Function\nOpStore %v %main\nOpReturn")),
         ("depth image type", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "")),
         ("depth image read of a vector", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
         ("depth image read of a float", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %float %im %cz")),

@@ -1826,3 +1826,17 @@ fn constant_decorates_variables_only() {
     };
     expect_rule(r, "Constant: indicates that a global variable is constant");
 }
+
+/// SPIR-V 2.16.1: a function's result id is not a value; it is named by OpFunctionCall,
+/// entry points, execution modes, annotations and the Invoke operands of device-side enqueue.
+#[test]
+fn a_function_is_not_a_value() {
+    let body = "%v = OpVariable %pf Function\nOpStore %v %main\nOpReturn";
+    let Some(r) = run(&[], "%pf = OpTypePointer Function %uint", body, &cl20()) else {
+        return;
+    };
+    expect_rule(
+        r,
+        "a function's id is used only as the Function of OpFunctionCall",
+    );
+}

@@ -11,6 +11,8 @@ use std::collections::HashSet;
 
 const UNDEFINED: &str = "SPIR-V 2.16.1 (every id used must be defined)";
 const RESULT_TYPE: &str = "SPIR-V 2.16.1 (Result Type must be a type)";
+const FUNCTION_USE: &str = "SPIR-V 2.16.1 (a function's id is used only as the Function of \
+     OpFunctionCall, an Invoke operand, or by entry points, execution modes and annotations)";
 const TYPE_OPERAND: &str = "SPIR-V 3.32 (operand must be a type)";
 const VALUE_OPERAND: &str = "SPIR-V 2.16.1 (a value operand cannot be a type)";
 const FORWARD: &str =
@@ -50,6 +52,23 @@ fn refers_to_anything(op: Op) -> bool {
             | Op::Source
             | Op::Line
     ) || is_type_op(op)
+}
+
+/// Whether operand `k` (after result type and result) of `op` may name a function.
+fn function_operand(op: Op, k: usize) -> bool {
+    match op {
+        Op::FunctionCall => k == 0,
+        // Operands: Queue, Flags, ND Range, Num Events, Wait Events, Ret Event, Invoke, …
+        Op::EnqueueKernel => k == 6,
+        // Operands: ND Range, Invoke, … / Invoke, …
+        Op::GetKernelNDrangeSubGroupCount
+        | Op::GetKernelNDrangeMaxSubGroupSize
+        | Op::GetKernelLocalSizeForSubgroupCount => k == 1,
+        Op::GetKernelWorkGroupSize
+        | Op::GetKernelPreferredWorkGroupSizeMultiple
+        | Op::GetKernelMaxNumSubgroups => k == 0,
+        _ => false,
+    }
 }
 
 /// Whether instruction `i` is an `OpExtInst` of a set other than OpenCL.std (debug information,
@@ -119,6 +138,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     i,
                     VALUE_OPERAND,
                     format!("operand {x} is a type, not a value"),
+                );
+            } else if !anything && ctx.inst(d).op == Op::Function && !function_operand(inst.op, k) {
+                ctx.error(
+                    i,
+                    FUNCTION_USE,
+                    format!("{x} is a function, which this operand cannot name"),
                 );
             } else if inst.op == Op::TypeArray
                 && k == 1
