@@ -190,6 +190,48 @@ fn check_instruction_types(ctx: &mut Ctx<'_>, i: usize) {
                 }
             }
         }
+        Op::CopyMemory | Op::CopyMemorySized => {
+            let pointee = |k: usize| {
+                inst.id(k)
+                    .and_then(|x| ctx.type_of(x))
+                    .and_then(|t| ctx.pointer(t))
+                    .map(|p| p.1)
+            };
+            let (target, source) = (pointee(0), pointee(1));
+            if target.is_none() || source.is_none() {
+                ctx.error(
+                    i,
+                    "SPIR-V 3.32.8 OpCopyMemory / OpCopyMemorySized (Target and Source are pointers)",
+                    "the Target or Source operand is not a pointer",
+                );
+            } else if inst.op == Op::CopyMemory && target != source {
+                ctx.error(
+                    i,
+                    "SPIR-V 3.32.8 OpCopyMemory (Target and Source point to the same type)",
+                    "the Target and Source pointee types differ",
+                );
+            }
+            if inst.op == Op::CopyMemorySized {
+                let size = inst.id(2).and_then(|x| ctx.type_of(x));
+                if size.and_then(|t| ctx.int_width(t)).is_none() {
+                    ctx.error(
+                        i,
+                        "SPIR-V 3.32.8 OpCopyMemorySized (Size is an integer scalar)",
+                        "the Size operand is not an integer scalar",
+                    );
+                }
+                let zero = inst.id(2).is_some_and(|x| {
+                    ctx.const_int(x) == Some(0) || ctx.def_op(x) == Some(Op::ConstantNull)
+                });
+                if zero {
+                    ctx.error(
+                        i,
+                        "SPIR-V 3.32.8 OpCopyMemorySized (a constant Size must not be 0)",
+                        "the Size operand is the constant 0",
+                    );
+                }
+            }
+        }
         Op::Switch => {
             let selector = inst.id(0).and_then(|x| ctx.type_of(x));
             if selector.and_then(|t| ctx.int_width(t)).is_none() {
