@@ -183,6 +183,8 @@ fn corpus() -> Vec<(&'static str, (&'static str, String))> {
         ("copy memory sized of size 0", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemorySized %a %b %ulong_0\nOpReturn")),
         ("copy memory sized to a value", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemorySized %uint_1 %b %ulong_0\nOpReturn")),
         ("copy memory between types", k("1.0", &[], "%pf = OpTypePointer Function %uint\n%pl = OpTypePointer Function %ulong", "%a = OpVariable %pf Function\n%b = OpVariable %pl Function\nOpCopyMemory %a %b\nOpReturn")),
+        ("composite insert of the member type", k("1.0", &[], "%v2 = OpTypeVector %uint 2\n%c = OpConstantComposite %v2 %uint_1 %uint_2", "%x = OpCompositeInsert %v2 %uint_0 %c 1\nOpReturn")),
+        ("composite insert of another type", k("1.0", &[], "%v2 = OpTypeVector %uint 2\n%c = OpConstantComposite %v2 %uint_1 %uint_2", "%x = OpCompositeInsert %v2 %ulong_0 %c 1\nOpReturn")),
         ("depth image type", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "")),
         ("depth image read of a vector", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
         ("depth image read of a float", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %float %im %cz")),

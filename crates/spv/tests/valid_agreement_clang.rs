@@ -594,12 +594,16 @@ fn tools_present() -> bool {
 /// `Alignment` decoration below the natural alignment of the variable's type), and SPIR-V 3.32.8
 /// OpPtrAccessChain (Element, an element index like the indices of an access chain, is an
 /// integer scalar), env 8.2 (FPRoundingMode decorates conversions only) and SPIR-V 3.20
-/// (SaturatedConversion decorates conversions to integers only).
+/// (SaturatedConversion decorates conversions to integers only), env 3.0 Built-in Variables
+/// ("All built-in variables must be in the Input storage class") and SPIR-V 3.32.11 OpBitcast
+/// (a pointer bitcast keeps the storage class).
 const STRICTER: &[&str] = &[
     "Alignment of Types",
     "Element must be an integer scalar",
     "FPRoundingMode only on",
     "SaturatedConversion only on",
+    "built-in variables are in the Input storage class",
+    "a pointer bitcast keeps the storage class",
 ];
 
 #[test]
