@@ -152,6 +152,9 @@ impl Device {
                 "cl_khr_byte_addressable_store",
                 "cl_khr_fp64",
                 "cl_khr_il_program",
+                // Modules importing OpenCL.DebugInfo.100 validate and lower (the debug
+                // instructions are ignored): kir/tests/lower_producers.rs.
+                "cl_khr_spirv_extended_debug_info",
                 "cl_khr_subgroups",
             ]
             .iter()

@@ -1,6 +1,6 @@
 //! Agreement with spirv-val: a corpus of valid and invalid modules on rules that both
 //! validators check, where oxcl's verdict must equal `spirv-val --target-env` for OpenCL 1.2,
-//! 2.0 and 2.2 (the `Env::from_target_env` environment of the same name).
+//! 2.0, 2.1 and 2.2 (the `Env::from_target_env` environment of the same name).
 
 #[path = "valid/common.rs"]
 mod common;
@@ -8,7 +8,7 @@ mod common;
 use common::{kernel, module_rest};
 use spv::valid::Env;
 
-const ENVS: [&str; 3] = ["opencl1.2", "opencl2.0", "opencl2.2"];
+const ENVS: [&str; 4] = ["opencl1.2", "opencl2.0", "opencl2.1", "opencl2.2"];
 
 /// A kernel module for SPIR-V `version` with the given capabilities, annotations/globals, body.
 fn k(version: &'static str, caps: &[&str], globals: &str, body: &str) -> (&'static str, String) {
@@ -43,6 +43,26 @@ const ATOMIC_GLOBALS: &str = "%ushort = OpTypeInt 16 0\n%pg = OpTypePointer Cros
 
 fn image(ty: &str) -> String {
     format!("%float = OpTypeFloat 32\n%img = {ty}")
+}
+
+/// A kernel taking an image of type `ty` as `%im`, running `stmt` first; declares `%float`,
+/// `%v4f`, `%v2u` and the null constants `%cz` (coordinate) and `%fz` (color).
+fn ik(ty: &str, stmt: &str) -> (&'static str, String) {
+    let globals = format!(
+        "{}\n%v4f = OpTypeVector %float 4\n%v2u = OpTypeVector %uint 2\n%cz = OpConstantNull %v2u\n%fz = OpConstantNull %v4f\n%fn_img = OpTypeFunction %void %img",
+        image(ty)
+    );
+    let (v, text) = k("1.0", &["ImageBasic"], &globals, "OpReturn");
+    let text = text
+        .replace(
+            "%main = OpFunction %void None %fn_void",
+            "%main = OpFunction %void None %fn_img",
+        )
+        .replace(
+            "%entry = OpLabel\n",
+            &format!("%im = OpFunctionParameter %img\n%entry = OpLabel\n{stmt}\n"),
+        );
+    (v, text)
 }
 
 fn corpus() -> Vec<(&'static str, (&'static str, String))> {
@@ -152,6 +172,25 @@ fn corpus() -> Vec<(&'static str, (&'static str, String))> {
         ("switch ok", k("1.0", &[], "", "OpSelectionMerge %m None\nOpSwitch %uint_1 %m 0 %c0 1 %m\n%c0 = OpLabel\nOpBranch %m\n%m = OpLabel\nOpReturn")),
         ("return value in void function", k("1.0", &[], "", "OpReturnValue %uint_0")),
         ("store to constant memory", k("1.0", &[], "%pc = OpTypePointer UniformConstant %uint\n%gc = OpVariable %pc UniformConstant %uint_0", "OpStore %gc %uint_1\nOpReturn")),
+        ("Constant on a non-variable", k("1.0", &[], "OpDecorate %uint_1 Constant\n;types", "OpReturn")),
+        ("Constant on a variable", k("1.0", &[], "OpDecorate %gc Constant\n;types %pc = OpTypePointer UniformConstant %uint\n%gc = OpVariable %pc UniformConstant %uint_0", "OpReturn")),
+        ("used Input variable not in the interface", k("1.0", &[], "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input", "%x = OpLoad %v3 %gid\nOpReturn")),
+        ("used Input variable in the interface", ("1.0", kernel(&[], "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input", "%x = OpLoad %v3 %gid\nOpReturn").replace("OpEntryPoint Kernel %main \"main\"\n", "OpEntryPoint Kernel %main \"main\" %gid\n"))),
+        ("used Input variable in the interface of 1.2", ("1.2", kernel(&[], "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input", "%x = OpLoad %v3 %gid\nOpReturn").replace("OpEntryPoint Kernel %main \"main\"\n", "OpEntryPoint Kernel %main \"main\" %gid\n"))),
+        ("used Workgroup variable not in the interface", k("1.0", &[], "%pw = OpTypePointer Workgroup %uint\n%wv = OpVariable %pw Workgroup", "OpStore %wv %uint_1\nOpReturn")),
+        ("function id stored as a value", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%v = OpVariable %pf Function\nOpStore %v %main\nOpReturn")),
+        ("copy memory sized", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemorySized %a %b %uint_2\nOpCopyMemory %a %b\nOpReturn")),
+        ("copy memory sized of size 0", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemorySized %a %b %ulong_0\nOpReturn")),
+        ("copy memory sized to a value", k("1.0", &[], "%pf = OpTypePointer Function %uint", "%a = OpVariable %pf Function\n%b = OpVariable %pf Function\nOpCopyMemorySized %uint_1 %b %ulong_0\nOpReturn")),
+        ("copy memory between types", k("1.0", &[], "%pf = OpTypePointer Function %uint\n%pl = OpTypePointer Function %ulong", "%a = OpVariable %pf Function\n%b = OpVariable %pl Function\nOpCopyMemory %a %b\nOpReturn")),
+        ("composite insert of the member type", k("1.0", &[], "%v2 = OpTypeVector %uint 2\n%c = OpConstantComposite %v2 %uint_1 %uint_2", "%x = OpCompositeInsert %v2 %uint_0 %c 1\nOpReturn")),
+        ("composite insert of another type", k("1.0", &[], "%v2 = OpTypeVector %uint 2\n%c = OpConstantComposite %v2 %uint_1 %uint_2", "%x = OpCompositeInsert %v2 %ulong_0 %c 1\nOpReturn")),
+        ("depth image type", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "")),
+        ("depth image read of a vector", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
+        ("depth image read of a float", ik("OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly", "%r = OpImageRead %float %im %cz")),
+        ("image read of a vector", ik("OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly", "%r = OpImageRead %v4f %im %cz")),
+        ("image write", ik("OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly", "OpImageWrite %im %cz %fz")),
+        ("image write with Lod", ik("OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly", "OpImageWrite %im %cz %fz Lod %uint_0")),
         ("branch condition not bool", k("1.0", &[], "", "OpSelectionMerge %m None\nOpBranchConditional %uint_1 %m %m\n%m = OpLabel\nOpReturn")),
     ]
 }
@@ -194,6 +233,9 @@ fn oxcl_checks_rules_spirv_val_does_not() {
     }
 }
 
+/// Cases that oxcl rejects for OpenCL 1.2 only (env 7.2.2), and spirv-val accepts.
+const DEPTH_STRICTER_IN_12: &[&str] = &["depth image type", "depth image read of a float"];
+
 #[test]
 fn verdicts_agree_with_spirv_val() {
     if !common::have("spirv-val") || !common::have("spirv-as") {
@@ -210,6 +252,19 @@ fn verdicts_agree_with_spirv_val() {
             let (theirs, log) = common::spirv_val(&binary, env_name).unwrap();
             let env = Env::from_target_env(env_name).unwrap();
             let ours = common::oxcl_val(&binary, &env);
+            if env_name == "opencl1.2" && DEPTH_STRICTER_IN_12.contains(name) {
+                // env 7.2.2: depth images need cl_khr_depth_images in OpenCL 1.2 (core from
+                // 2.0); spirv-val accepts them in every OpenCL environment.
+                assert!(
+                    theirs,
+                    "{name} [{env_name}]: spirv-val now rejects it: {log}"
+                );
+                assert!(
+                    matches!(&ours, Err(e) if e.has_rule("env 7.2.2")),
+                    "{name} [{env_name}]: oxcl should reject it citing env 7.2.2: {ours:?}"
+                );
+                continue;
+            }
             if theirs {
                 valid += 1;
             } else {

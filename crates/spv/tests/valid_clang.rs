@@ -381,3 +381,43 @@ fn builtin_function_families() {
 }\n",
     );
 }
+
+/// env 7.2.3: "If the OpenCL environment supports the extension
+/// cl_khr_device_enqueue_local_arg_types, then environment will allow Invoke functions to be
+/// passed to OpEnqueueKernel with Workgroup memory pointer parameters of any type" — without
+/// it they are `local void*` (clang's `uchar` Workgroup pointers).
+#[test]
+fn enqueue_local_argument_types() {
+    let source = "kernel void k(global int* out) {\n\
+                    queue_t q = get_default_queue();\n\
+                    enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),\n\
+                                   ^(local void* p){ out[0] = 1; }, 16u);\n\
+                  }\n";
+    let Some(binary) = compile(source) else {
+        return;
+    };
+    let env = Env::from_target_env("opencl2.0").unwrap();
+    common::expect_ok(common::oxcl_val(&binary, &env));
+    if !common::have("spirv-dis") || !common::have("spirv-as") {
+        eprintln!("skipped: spirv-dis or spirv-as is not installed");
+        return;
+    }
+    let path = common::scratch("spv");
+    std::fs::write(&path, &binary).unwrap();
+    let o = Command::new("spirv-dis").arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let wider = text.replace(
+        "%_ptr_Workgroup_uchar = OpTypePointer Workgroup %uchar",
+        "%_ptr_Workgroup_uchar = OpTypePointer Workgroup %uint",
+    );
+    assert_ne!(
+        wider, text,
+        "the invoke function has no local void* parameter"
+    );
+    let binary = common::assemble(&wider, "1.0").unwrap();
+    common::expect_rule(common::oxcl_val(&binary, &env), "env 7.2.3");
+    common::expect_ok(common::oxcl_val(
+        &binary,
+        &env.with_extension("cl_khr_device_enqueue_local_arg_types"),
+    ));
+}

@@ -1658,3 +1658,185 @@ fn target_env_names() {
     assert!(Env::from_target_env("opencl1.1").is_err());
     assert!(Env::from_target_env("opencl2.0embeddedx").is_err());
 }
+
+// ---- env 2.1 image writes, env 7.2.2 depth reads, env 7.2.7 multi-sampled images,
+// ---- env 7.2.8 64-bit atomics
+
+/// OpenCL 2.0 with image support.
+fn cl20_images() -> Env {
+    cl20().with_feature(feature::IMAGES)
+}
+
+/// A kernel taking an image of type `ty` as `%im` and running `stmt`; declares `%float`, `%v4f`,
+/// `%v2u`, `%cz` (a null coordinate) and `%fz` (a null color).
+fn param_image_kernel(caps: &[&str], ty: &str, stmt: &str) -> String {
+    let mut all = vec!["ImageBasic"];
+    all.extend_from_slice(caps);
+    kernel(
+        &all,
+        &format!(
+            "%float = OpTypeFloat 32\n%img = {ty}\n%v4f = OpTypeVector %float 4\n\
+             %v2u = OpTypeVector %uint 2\n%cz = OpConstantNull %v2u\n%fz = OpConstantNull %v4f\n%fn_img = OpTypeFunction %void %img"
+        ),
+        "OpReturn",
+    )
+    .replace("%main = OpFunction %void None %fn_void", "%main = OpFunction %void None %fn_img")
+    .replace(
+        "%entry = OpLabel\n",
+        &format!("%im = OpFunctionParameter %img\n%entry = OpLabel\n{stmt}\n"),
+    )
+}
+
+/// env 2.1 (seed 000): "The image write instruction OpImageWrite must not include any optional
+/// Image Operands"; env 7.2.10: with cl_khr_mipmap_image_writes a Lod is accepted.
+#[test]
+fn image_write_takes_no_image_operands() {
+    let ty = "OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly";
+    let Some(r) = check_text(
+        &param_image_kernel(&[], ty, "OpImageWrite %im %cz %fz"),
+        "1.0",
+        &cl20_images(),
+    ) else {
+        return;
+    };
+    expect_ok(r);
+    for operands in ["Lod %uint_0", "Sample %uint_0"] {
+        let text = param_image_kernel(&[], ty, &format!("OpImageWrite %im %cz %fz {operands}"));
+        let r = check_text(&text, "1.0", &cl20_images()).unwrap();
+        expect_rule(
+            r,
+            "OpImageWrite must not include any optional Image Operands",
+        );
+    }
+    let env = cl20_images()
+        .with_extension("cl_khr_mipmap_image")
+        .with_extension("cl_khr_mipmap_image_writes");
+    let text = param_image_kernel(&["ImageMipmap"], ty, "OpImageWrite %im %cz %fz Lod %uint_1");
+    expect_ok(check_text(&text, "1.0", &env).unwrap());
+}
+
+/// env 7.2.2 with OpenCL C `read_imagef` of a depth image returning `float` (and spirv-val's
+/// OpenCL rule "Expected Result Type from a depth image read to result in a scalar float").
+#[test]
+fn depth_image_reads_return_a_scalar_float() {
+    let ty = "OpTypeImage %void 2D 1 0 0 0 Unknown ReadOnly";
+    let Some(r) = check_text(
+        &param_image_kernel(&[], ty, "%r = OpImageRead %float %im %cz"),
+        "1.0",
+        &cl20_images(),
+    ) else {
+        return;
+    };
+    expect_ok(r);
+    let r = check_text(
+        &param_image_kernel(&[], ty, "%r = OpImageRead %v4f %im %cz"),
+        "1.0",
+        &cl20_images(),
+    )
+    .unwrap();
+    expect_rule(r, "a depth image read returns a scalar float");
+}
+
+/// env 7.2.7: "The 2D multi-sampled images may be used with the following instructions:
+/// OpImageRead, OpImageQuerySizeLod, OpImageQueryFormat, OpImageQueryOrder, OpImageQuerySamples".
+#[test]
+fn multi_sampled_images_only_with_the_listed_instructions() {
+    let env = cl20_images().with_extension("cl_khr_gl_msaa_sharing");
+    let ty = "OpTypeImage %void 2D 0 0 1 0 Unknown ReadOnly";
+    let Some(r) = check_text(
+        &param_image_kernel(
+            &[],
+            ty,
+            "%r = OpImageRead %v4f %im %cz Sample %uint_1\n%n = OpImageQuerySamples %uint %im",
+        ),
+        "1.0",
+        &env,
+    ) else {
+        return;
+    };
+    expect_ok(r);
+    let r = check_text(
+        &param_image_kernel(
+            &[],
+            ty,
+            "%f = OpImageQueryFormat %uint %im\n%l = OpImageQueryLevels %uint %im",
+        ),
+        "1.0",
+        &env,
+    )
+    .unwrap();
+    expect_rule(r, "2D multi-sampled images are used only with");
+}
+
+/// env 7.2.8: "When the WorkgroupMemory Memory Semantic is used the Scope must be Workgroup"
+/// (64-bit atomics); 32-bit atomics are not concerned.
+#[test]
+fn wide_atomics_with_workgroup_memory_use_the_workgroup_scope() {
+    let env = cl20().with_extension("cl_khr_int64_base_atomics");
+    let globals = "%pl = OpTypePointer Workgroup %ulong\n%gl = OpVariable %pl Workgroup\n\
+                   %pu = OpTypePointer Workgroup %uint\n%gu = OpVariable %pu Workgroup\n\
+                   %l1 = OpConstant %ulong 1\n%sem = OpConstant %uint 256";
+    let caps = ["Int64Atomics"];
+    let ok = "%a = OpAtomicIAdd %ulong %gl %uint_2 %sem %l1\n\
+              %b = OpAtomicIAdd %uint %gu %uint_1 %sem %uint_1\nOpReturn";
+    let Some(r) = run(&caps, globals, ok, &env) else {
+        return;
+    };
+    expect_ok(r);
+    let bad = "%a = OpAtomicIAdd %ulong %gl %uint_1 %sem %l1\nOpReturn";
+    expect_rule(
+        run(&caps, globals, bad, &env).unwrap(),
+        "when the WorkgroupMemory Memory Semantic is used the Scope must be Workgroup",
+    );
+}
+
+// ---- SPIR-V 3.32.5 entry point interfaces, SPIR-V 3.20 Constant
+
+/// SPIR-V 3.32.5 (1.0–1.3): the interface is "a superset of those [Input / Output variables]
+/// referenced by the entry point's static call tree"; a helper function's use counts.
+#[test]
+fn interface_lists_the_input_variables_of_the_call_tree() {
+    let globals =
+        "OpDecorate %gid BuiltIn GlobalInvocationId\n;types %v3 = OpTypeVector %ulong 3\n\
+                   %pv = OpTypePointer Input %v3\n%gid = OpVariable %pv Input";
+    let body = "%r = OpFunctionCall %void %helper\nOpReturn\nOpFunctionEnd\n\
+                %helper = OpFunction %void None %fn_void\n%hl = OpLabel\n%x = OpLoad %v3 %gid\nOpReturn";
+    let Some(r) = run(&[], globals, body, &cl20()) else {
+        return;
+    };
+    expect_rule(r, "superset of the Input / Output variables");
+    let listed = kernel(&[], globals, body).replace(
+        "OpEntryPoint Kernel %main \"main\"\n",
+        "OpEntryPoint Kernel %main \"main\" %gid\n",
+    );
+    expect_ok(check_text(&listed, "1.0", &cl20()).unwrap());
+}
+
+/// SPIR-V 3.20 Decoration: Constant "Indicates that a global variable is constant" — it
+/// decorates variables only.
+#[test]
+fn constant_decorates_variables_only() {
+    let Some(r) = run(
+        &[],
+        "OpDecorate %uint_1 Constant\n;types",
+        "OpReturn",
+        &cl20(),
+    ) else {
+        return;
+    };
+    expect_rule(r, "Constant: indicates that a global variable is constant");
+}
+
+/// SPIR-V 2.16.1: a function's result id is not a value; it is named by OpFunctionCall,
+/// entry points, execution modes, annotations and the Invoke operands of device-side enqueue.
+#[test]
+fn a_function_is_not_a_value() {
+    let body = "%v = OpVariable %pf Function\nOpStore %v %main\nOpReturn";
+    let Some(r) = run(&[], "%pf = OpTypePointer Function %uint", body, &cl20()) else {
+        return;
+    };
+    expect_rule(
+        r,
+        "a function's id is used only as the Function of OpFunctionCall",
+    );
+}

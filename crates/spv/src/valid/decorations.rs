@@ -13,6 +13,8 @@ const SATURATED: &str =
     "SPIR-V 3.20 Decoration (SaturatedConversion only on conversions to integer)";
 const ALIGNMENT: &str =
     "env 3.0 Alignment of Types (objects are aligned to the size of their type)";
+const CONSTANT: &str =
+    "SPIR-V 3.20 Decoration (Constant: indicates that a global variable is constant; applies to variables)";
 const ALIGNED: &str = "SPIR-V 3.26 Memory Operands (Aligned must be a power of two)";
 const BUILTIN_STORAGE: &str =
     "env 3.0 Built-in Variables (built-in variables are in the Input storage class)";
@@ -65,6 +67,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                             }
                         }
                     }
+                }
+                Decoration::Constant if def.is_some() && target_op != Some(Op::Variable) => {
+                    ctx.error(a.by, CONSTANT, format!("%{t} is not a variable"));
                 }
                 Decoration::BuiltIn => {
                     builtin(ctx, t, a.by, a.params.first().and_then(|p| p.as_int()))

@@ -11,6 +11,8 @@ use std::collections::HashSet;
 
 const UNDEFINED: &str = "SPIR-V 2.16.1 (every id used must be defined)";
 const RESULT_TYPE: &str = "SPIR-V 2.16.1 (Result Type must be a type)";
+const FUNCTION_USE: &str = "SPIR-V 2.16.1 (a function's id is used only as the Function of \
+     OpFunctionCall, an Invoke operand, or by entry points, execution modes and annotations)";
 const TYPE_OPERAND: &str = "SPIR-V 3.32 (operand must be a type)";
 const VALUE_OPERAND: &str = "SPIR-V 2.16.1 (a value operand cannot be a type)";
 const FORWARD: &str =
@@ -50,6 +52,23 @@ fn refers_to_anything(op: Op) -> bool {
             | Op::Source
             | Op::Line
     ) || is_type_op(op)
+}
+
+/// Whether operand `k` (after result type and result) of `op` may name a function.
+fn function_operand(op: Op, k: usize) -> bool {
+    match op {
+        Op::FunctionCall => k == 0,
+        // Operands: Queue, Flags, ND Range, Num Events, Wait Events, Ret Event, Invoke, …
+        Op::EnqueueKernel => k == 6,
+        // Operands: ND Range, Invoke, … / Invoke, …
+        Op::GetKernelNDrangeSubGroupCount
+        | Op::GetKernelNDrangeMaxSubGroupSize
+        | Op::GetKernelLocalSizeForSubgroupCount => k == 1,
+        Op::GetKernelWorkGroupSize
+        | Op::GetKernelPreferredWorkGroupSizeMultiple
+        | Op::GetKernelMaxNumSubgroups => k == 0,
+        _ => false,
+    }
 }
 
 /// Whether instruction `i` is an `OpExtInst` of a set other than OpenCL.std (debug information,
@@ -120,6 +139,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     VALUE_OPERAND,
                     format!("operand {x} is a type, not a value"),
                 );
+            } else if !anything && ctx.inst(d).op == Op::Function && !function_operand(inst.op, k) {
+                ctx.error(
+                    i,
+                    FUNCTION_USE,
+                    format!("{x} is a function, which this operand cannot name"),
+                );
             } else if inst.op == Op::TypeArray
                 && k == 1
                 && !ctx.def_op(x).is_some_and(is_constant_op)
@@ -162,6 +187,48 @@ fn check_instruction_types(ctx: &mut Ctx<'_>, i: usize) {
                             "the initializer's type differs from the variable's pointee type",
                         );
                     }
+                }
+            }
+        }
+        Op::CopyMemory | Op::CopyMemorySized => {
+            let pointee = |k: usize| {
+                inst.id(k)
+                    .and_then(|x| ctx.type_of(x))
+                    .and_then(|t| ctx.pointer(t))
+                    .map(|p| p.1)
+            };
+            let (target, source) = (pointee(0), pointee(1));
+            if target.is_none() || source.is_none() {
+                ctx.error(
+                    i,
+                    "SPIR-V 3.32.8 OpCopyMemory / OpCopyMemorySized (Target and Source are pointers)",
+                    "the Target or Source operand is not a pointer",
+                );
+            } else if inst.op == Op::CopyMemory && target != source {
+                ctx.error(
+                    i,
+                    "SPIR-V 3.32.8 OpCopyMemory (Target and Source point to the same type)",
+                    "the Target and Source pointee types differ",
+                );
+            }
+            if inst.op == Op::CopyMemorySized {
+                let size = inst.id(2).and_then(|x| ctx.type_of(x));
+                if size.and_then(|t| ctx.int_width(t)).is_none() {
+                    ctx.error(
+                        i,
+                        "SPIR-V 3.32.8 OpCopyMemorySized (Size is an integer scalar)",
+                        "the Size operand is not an integer scalar",
+                    );
+                }
+                let zero = inst.id(2).is_some_and(|x| {
+                    ctx.const_int(x) == Some(0) || ctx.def_op(x) == Some(Op::ConstantNull)
+                });
+                if zero {
+                    ctx.error(
+                        i,
+                        "SPIR-V 3.32.8 OpCopyMemorySized (a constant Size must not be 0)",
+                        "the Size operand is the constant 0",
+                    );
                 }
             }
         }

@@ -21,17 +21,24 @@
 //!   instructions.
 //! - **Module-wide rules** (`module_rules`): non-aggregate types declared once, function
 //!   declarations imported and before definitions, execution modes on entry points, entry points
-//!   unique by name and execution model.
+//!   unique by name and execution model, entry-point interfaces complete for the static call
+//!   tree (Input / Output variables before SPIR-V 1.4; every global variable, listed once, from
+//!   1.4).
 //! - **Capabilities and versions** (`caps`): the module's SPIR-V version is accepted by the
 //!   environment; declared capabilities are supported by it; `OpExtension`s are allowed;
 //!   instructions, enumerants and types are enabled by declared capabilities and exist in the
 //!   module's version; scalar widths and vector sizes are OpenCL's.
 //! - **OpenCL rules** (`opencl`): Kernel entry points returning void with allowed argument types;
 //!   Physical32/64 addressing matching the device and the OpenCL memory model; `OpTypeInt`
-//!   Signedness 0; image type and image access rules; atomic types, pointers, scopes and orders;
-//!   execution and memory scopes of barriers and group instructions per version; no recursion.
+//!   Signedness 0; image type and image access rules (no optional Image Operands on
+//!   `OpImageWrite` but a Lod with mipmap writes, no ConstOffset, scalar float reads of depth
+//!   images, the instructions multi-sampled images allow); atomic types, pointers, scopes and
+//!   orders (64-bit atomics with WorkgroupMemory at Workgroup scope, env 7.2.8); execution and
+//!   memory scopes of barriers and group instructions per version; `local void*` parameters of
+//!   enqueued Invoke functions (env 7.2.3); no recursion.
 //! - **Decorations** (`decorations`): *FPRoundingMode* and *SaturatedConversion* targets,
-//!   alignments, built-in variables (storage class, supported set, types).
+//!   *Constant* on variables only, alignments, built-in variables (storage class, supported set,
+//!   types).
 //! - **Extended instructions** (`extinst`): imported sets, `OpExtInst` numbers, `printf` operands.
 
 mod caps;

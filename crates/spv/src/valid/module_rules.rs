@@ -13,12 +13,19 @@ const DECLARATION: &str =
 const MODE_TARGET: &str = "SPIR-V 3.32.6 OpExecutionMode (Entry Point must be an entry point)";
 const ENTRY_INTERFACE: &str =
     "SPIR-V 3.32.5 OpEntryPoint (Interface ids are Input / Output global variables)";
+const ENTRY_INTERFACE_14: &str =
+    "SPIR-V 3.32.5 OpEntryPoint (from version 1.4, the Interface lists \
+     every global variable the entry point's static call tree references, each once)";
+const ENTRY_INTERFACE_10: &str =
+    "SPIR-V 3.32.5 OpEntryPoint (before version 1.4, the Interface is a \
+     superset of the Input / Output variables the entry point's static call tree references)";
 const ENTRY_UNIQUE: &str = "SPIR-V 3.32.5 OpEntryPoint (Name and Execution Model are unique)";
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     unique_types(ctx);
     declarations(ctx);
     entry_points(ctx);
+    interfaces_complete(ctx);
 }
 
 fn unique_types(ctx: &mut Ctx<'_>) {
@@ -178,6 +185,96 @@ fn entry_points(ctx: &mut Ctx<'_>) {
         let target = inst.id(0);
         if !target.is_some_and(|t| entries.contains(&t.0)) {
             ctx.error(i, MODE_TARGET, "the target is not an entry point");
+        }
+    }
+}
+
+/// SPIR-V 3.32.5: the interface of an entry point lists each module-scope variable (version 1.4
+/// and later: any storage class but Function, each only once; before: Input and Output) that an
+/// instruction of a function in its static call tree uses.
+fn interfaces_complete(ctx: &mut Ctx<'_>) {
+    let since_14 = ctx.module.header.version >= (1, 4);
+    let rule = if since_14 {
+        ENTRY_INTERFACE_14
+    } else {
+        ENTRY_INTERFACE_10
+    };
+    let nf = ctx.functions.len();
+    let mut by_id: HashMap<u32, usize> = HashMap::new();
+    for (k, f) in ctx.functions.iter().enumerate() {
+        if let Some(id) = ctx.inst(f.def).result {
+            by_id.entry(id.0).or_insert(k);
+        }
+    }
+    // Per function: the global variables it uses and the functions it calls.
+    let mut uses: Vec<Vec<u32>> = vec![Vec::new(); nf];
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); nf];
+    for i in 0..ctx.module.instructions.len() {
+        let Some(f) = ctx.func_of[i] else { continue };
+        let inst = ctx.inst(i);
+        if inst.op == Op::FunctionCall {
+            if let Some(callee) = inst.id(0).and_then(|c| by_id.get(&c.0)) {
+                calls[f].push(*callee);
+            }
+        }
+        for id in inst.operands.iter().filter_map(|o| o.as_id()) {
+            let Some(&d) = ctx.defs.get(&id.0) else {
+                continue;
+            };
+            let def = ctx.inst(d);
+            let storage = def.int(0).and_then(StorageClass::from_u32);
+            let interface_class = if since_14 {
+                storage != Some(StorageClass::Function)
+            } else {
+                matches!(storage, Some(StorageClass::Input | StorageClass::Output))
+            };
+            let global = def.op == Op::Variable && ctx.func_of[d].is_none() && interface_class;
+            if global && !uses[f].contains(&id.0) {
+                uses[f].push(id.0);
+            }
+        }
+    }
+    for i in 0..ctx.module.instructions.len() {
+        let inst = ctx.inst(i);
+        if inst.op != Op::EntryPoint {
+            continue;
+        }
+        let listed: Vec<u32> = inst
+            .operands
+            .iter()
+            .skip(3)
+            .filter_map(|o| o.as_id())
+            .map(|x| x.0)
+            .collect();
+        let mut seen = HashSet::new();
+        for x in &listed {
+            if !seen.insert(*x) && since_14 {
+                ctx.error(i, rule, format!("interface %{x} is listed twice"));
+            }
+        }
+        let Some(&root) = inst.id(1).and_then(|f| by_id.get(&f.0)) else {
+            continue;
+        };
+        let mut reached = vec![false; nf];
+        let mut stack = vec![root];
+        let mut missing: Vec<u32> = Vec::new();
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(&mut reached[f], true) {
+                continue;
+            }
+            for v in &uses[f] {
+                if !seen.contains(v) && !missing.contains(v) {
+                    missing.push(*v);
+                }
+            }
+            stack.extend(calls[f].iter().copied().filter(|c| !reached[*c]));
+        }
+        for v in missing {
+            ctx.error(
+                i,
+                rule,
+                format!("the entry point uses global variable %{v} but does not list it in its interface"),
+            );
         }
     }
 }

@@ -35,6 +35,17 @@ const SIGNEDNESS: &str = "env 2.1 (Signedness must be 0 for OpTypeInt)";
 const IMAGE_TYPE: &str = "env 2.1 (OpTypeImage rules)";
 const IMAGE_TABLE: &str = "env 2.4.2 (supported image types)";
 const IMAGE_OPERANDS: &str = "env 2.1 (image reads and writes must not use ConstOffset)";
+const WRITE_OPERANDS: &str = "env 2.1 (OpImageWrite must not include any optional Image Operands; \
+     env 7.2.10: a Lod with cl_khr_mipmap_image_writes)";
+const DEPTH_READ: &str =
+    "env 7.2.2 / OpenCL C read_imagef on depth images (a depth image read returns a scalar float)";
+const MULTISAMPLED_USE: &str =
+    "env 7.2.7 (cl_khr_gl_msaa_sharing: 2D multi-sampled images are used \
+     only with OpImageRead, OpImageQuerySizeLod, OpImageQueryFormat, OpImageQueryOrder and \
+     OpImageQuerySamples)";
+const LOCAL_ARG_TYPES: &str =
+    "env 7.2.3 (Workgroup pointer parameters of an Invoke function of any \
+     type need cl_khr_device_enqueue_local_arg_types; otherwise they are local void*)";
 const MIPMAP: &str =
     "env 7.2.9-7.2.10 (non-zero Lod needs cl_khr_mipmap_image / cl_khr_mipmap_image_writes)";
 const IMAGE_3D_WRITES: &str = "env 7.2.1 (writes to 3D images need cl_khr_3d_image_writes)";
@@ -43,6 +54,8 @@ const ATOMIC_TYPE: &str =
     "env 2.1 (atomic instructions use 32-bit integers, 64-bit with Int64Atomics)";
 const ATOMIC_POINTER: &str =
     "env 2.1 (atomic Pointer must point to Function, Workgroup or CrossWorkgroup storage)";
+const ATOMIC_WIDE_SCOPE: &str = "env 7.2.8 (cl_khr_int64_base_atomics: when the WorkgroupMemory \
+     Memory Semantic is used the Scope must be Workgroup)";
 const ATOMIC_SCOPE: &str = "env 2.1 (Scope for Memory of atomic instructions)";
 const ATOMIC_ORDER: &str = "env 2.1 (memory-order constraint of atomic instructions)";
 const BARRIER_SCOPE: &str = "env 2.1 (Scope for Memory of barrier instructions)";
@@ -96,6 +109,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     ctx.error(i, SAMPLED_IMAGE, "Result Type must be OpTypeSampler");
                 }
             }
+            _ if is_image_use(op) => multisampled_use(ctx, i),
+            _ => {}
+        }
+        match op {
+            Op::EnqueueKernel => enqueue_local_args(ctx, i),
             Op::ImageWrite => image_access(ctx, i, 3, true),
             Op::ImageRead | Op::ImageFetch | Op::ImageSampleExplicitLod => {
                 image_access(ctx, i, 2, false)
@@ -339,10 +357,91 @@ fn image_of(ctx: &Ctx<'_>, value: Id) -> Option<Id> {
     }
 }
 
+/// env 7.2.3: without cl_khr_device_enqueue_local_arg_types, the Workgroup pointer parameters
+/// of the Invoke function of `OpEnqueueKernel` are `local void*` (pointers to 8-bit integers).
+fn enqueue_local_args(ctx: &mut Ctx<'_>, i: usize) {
+    if ctx
+        .env
+        .has_extension("cl_khr_device_enqueue_local_arg_types")
+    {
+        return;
+    }
+    // Operands: Queue, Flags, ND Range, Num Events, Wait Events, Ret Event, Invoke, …
+    let Some(fn_type) = ctx
+        .inst(i)
+        .id(6)
+        .and_then(|f| ctx.def(f))
+        .and_then(|f| (f.op == Op::Function).then(|| f.id(1)).flatten())
+    else {
+        return;
+    };
+    let Some(ty) = ctx.def(fn_type).filter(|t| t.op == Op::TypeFunction) else {
+        return;
+    };
+    let params: Vec<Id> = ty
+        .operands
+        .iter()
+        .skip(1)
+        .filter_map(|o| o.as_id())
+        .collect();
+    for p in params {
+        if let Some((StorageClass::Workgroup, pointee)) = ctx.pointer(p) {
+            if ctx.int_width(pointee) != Some(8) {
+                ctx.error(
+                    i,
+                    LOCAL_ARG_TYPES,
+                    "a Workgroup pointer parameter of the Invoke function does not point to an 8-bit integer",
+                );
+            }
+        }
+    }
+}
+
+/// Instructions whose first operand is an image (or sampled image) value.
+fn is_image_use(op: Op) -> bool {
+    op.info().class == "Image" && !matches!(op, Op::TypeImage | Op::TypeSampledImage)
+        || op == Op::SampledImage
+}
+
+/// env 7.2.7: the instructions a multi-sampled image may be used with.
+fn multisampled_use(ctx: &mut Ctx<'_>, i: usize) {
+    let inst = ctx.inst(i);
+    let ms = inst
+        .id(0)
+        .and_then(|img| image_of(ctx, img))
+        .and_then(|t| ctx.def(t))
+        .and_then(|t| t.int(4));
+    let allowed = matches!(
+        inst.op,
+        Op::ImageRead
+            | Op::ImageQuerySizeLod
+            | Op::ImageQuerySize
+            | Op::ImageQueryFormat
+            | Op::ImageQueryOrder
+            | Op::ImageQuerySamples
+    );
+    if ms == Some(1) && !allowed {
+        ctx.error(
+            i,
+            MULTISAMPLED_USE,
+            format!("{} cannot use a multi-sampled image", inst.op.name()),
+        );
+    }
+}
+
 /// Image read or write instruction `i` whose Image Operands mask is operand `mask_at`.
 fn image_access(ctx: &mut Ctx<'_>, i: usize, mask_at: usize, write: bool) {
     let inst = ctx.inst(i);
     if let Some(mask) = inst.int(mask_at).map(ImageOperands) {
+        let mipmap_lod =
+            mask.0 == ImageOperands::LOD.0 && ctx.env.has_extension("cl_khr_mipmap_image_writes");
+        if write && mask.0 != 0 && !mipmap_lod {
+            ctx.error(
+                i,
+                WRITE_OPERANDS,
+                "optional Image Operands are not allowed on OpImageWrite",
+            );
+        }
         if mask.contains(ImageOperands::CONST_OFFSET) {
             ctx.error(
                 i,
@@ -366,6 +465,22 @@ fn image_access(ctx: &mut Ctx<'_>, i: usize, mask_at: usize, write: bool) {
             if !zero && !ctx.env.has_extension(ext) {
                 ctx.error(i, MIPMAP, format!("a non-zero Lod needs {ext}"));
             }
+        }
+    }
+    if inst.op == Op::ImageRead {
+        let depth = inst
+            .id(0)
+            .and_then(|img| image_of(ctx, img))
+            .and_then(|t| ctx.def(t))
+            .and_then(|t| t.int(2));
+        let scalar_float = inst.result_type.and_then(|t| ctx.float_width(t)).is_some()
+            && inst.result_type.and_then(|t| ctx.vector(t)).is_none();
+        if depth == Some(1) && !scalar_float {
+            ctx.error(
+                i,
+                DEPTH_READ,
+                "the Result Type of a read from a depth image must be a scalar float",
+            );
         }
     }
     if write {
@@ -436,6 +551,30 @@ fn atomic(ctx: &mut Ctx<'_>, i: usize) {
         };
         ctx.error(i, ATOMIC_TYPE, why);
         break;
+    }
+    // env 7.2.8: 64-bit atomics with WorkgroupMemory semantics use the Workgroup scope.
+    let wide = data_types.iter().any(|&t| ctx.int_width(t) == Some(64));
+    if wide && !is_flag {
+        let semantics_at: &[usize] = if matches!(
+            op,
+            Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak
+        ) {
+            &[2, 3]
+        } else {
+            &[2]
+        };
+        let workgroup_memory = semantics_at
+            .iter()
+            .filter_map(|&k| inst.id(k).and_then(|s| ctx.const_u32(s)))
+            .any(|s| s & 0x100 != 0);
+        let scope = inst.id(1).and_then(|s| ctx.const_u32(s));
+        if workgroup_memory && scope.is_some_and(|s| s != Scope::Workgroup as u32) {
+            ctx.error(
+                i,
+                ATOMIC_WIDE_SCOPE,
+                "a 64-bit atomic with WorkgroupMemory semantics must use the Workgroup scope",
+            );
+        }
     }
     // Pointer operand.
     let pointer = inst

@@ -270,6 +270,19 @@ fn check_instruction(ctx: &mut Ctx<'_>, i: usize) {
                     COMPOSITE,
                     "the Composite's type differs from the Result Type",
                 );
+            } else {
+                // SPIR-V 3.32.12: Object has the type of the member the indices select.
+                let mut ty = composite;
+                for o in ctx.inst(i).operands.iter().skip(2) {
+                    ty = ty.and_then(|t| member(ctx, t, u64::from(o.as_int().unwrap_or(u32::MAX))));
+                }
+                if ty.is_none() || ty != operand_type(ctx, i, 0) {
+                    ctx.error(
+                        i,
+                        COMPOSITE,
+                        "the Object's type is not the type of the member the indices select",
+                    );
+                }
             }
         }
         Op::VectorExtractDynamic => {
