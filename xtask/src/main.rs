@@ -1,6 +1,8 @@
 //! Developer chores: `cargo xtask codegen [--check]` regenerates the SPIR-V grammar tables in
 //! `crates/spv/src/generated/` from the Khronos grammars in `../shared/spirv` (or the directory named
 //! by `OXCL_SPIRV_GRAMMAR_DIR`); `--check` only reports whether the committed files are fresh.
+//! `cargo xtask bench [args…]` builds the `oxcl` CLI in release and runs `oxcl bench args…`
+//! (JIT vs interpreter vs PoCL; see `crates/cli/src/bench.rs`).
 
 mod codegen;
 
@@ -56,6 +58,32 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("codegen") => codegen(args.iter().any(|a| a == "--check")),
-        _ => bail!("usage: cargo xtask codegen [--check]"),
+        Some("bench") => bench(&args[1..]),
+        _ => bail!("usage: cargo xtask codegen [--check] | cargo xtask bench [oxcl bench options]"),
     }
+}
+
+/// `cargo run --release -p cli -- bench args…` (timings only mean something in release).
+fn bench(args: &[String]) -> Result<()> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .current_dir(repo_root())
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "cli",
+            "--bin",
+            "oxcl",
+            "--",
+            "bench",
+        ])
+        .args(args)
+        .status()
+        .context("running cargo")?;
+    if !status.success() {
+        bail!("oxcl bench failed ({status})");
+    }
+    Ok(())
 }

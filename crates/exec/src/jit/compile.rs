@@ -11,7 +11,9 @@
 //! shifts modulo the width), comparisons, selects, lane operations, pointer arithmetic, loads
 //! and stores with an inline bounds check against the region table, work-item queries, calls,
 //! branches, integer width conversions, `f32`/`f64` `sqrt`/`fabs`/`floor`/`ceil`/`trunc`/
-//! `copysign`. Everything else calls a helper that runs the interpreter's own code for one lane
+//! `copysign`, integer atomics on 4/8-byte memory (native atomic instructions when in bounds and
+//! aligned). The kernel function is also compiled as a row loop (`RowLoop`) or, when it holds
+//! barriers, as a function resumable after each (`Resumable`, see `barrier`). Everything else calls a helper that runs the interpreter's own code for one lane
 //! or one instruction. Aggregates (up to 256 bytes) are one `i8` lane per byte. Not supported
 //! (the engine falls back to the interpreter): larger aggregates, recursion, calls of functions
 //! without a body.
@@ -48,6 +50,12 @@ pub struct Compiled {
     pub sites: Vec<Site>,
     /// Types of the kernel function's parameters (their lanes are passed as u64s).
     pub params: Vec<Type>,
+    /// Kernels split at their barriers (see `barrier`): runs a work-item from the start
+    /// (`resume` 0) or after the barrier of site `resume - 1` to its next barrier (status
+    /// `-(site + 1)`), its end (0) or an error (positive).
+    pub step: Option<extern "C" fn(*mut rt::ItemCtx, u32) -> i32>,
+    /// u64 words of the spill area each work-item needs for `step`.
+    pub spill_words: usize,
 }
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
@@ -324,11 +332,26 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
             .map_err(|e| e.to_string())?;
         helpers.ids.insert(*name, id);
     }
+    let root = k.func.index();
+    let barrier_in = |f: usize| {
+        module.functions[f]
+            .dfg
+            .insts
+            .iter()
+            .any(super::barrier::is_group_barrier)
+    };
+    let resumable = barrier_in(root) && order.iter().all(|&f| f == root || !barrier_in(f));
+    let sig_for = |jm: &JITModule, f: usize| -> Result<Signature, Unsupported> {
+        let mut sig = kir_sig(jm, &module.functions[f])?;
+        if resumable && f == root {
+            sig.params.insert(1, AbiParam::new(types::I32));
+        }
+        Ok(sig)
+    };
     // Declare the kir functions.
     let mut func_ids: HashMap<usize, FuncId> = HashMap::new();
     for &f in &order {
-        let func = &module.functions[f];
-        let sig = kir_sig(&jm, func)?;
+        let sig = sig_for(&jm, f)?;
         let id = jm
             .declare_function(&format!("kir_fn{f}"), Linkage::Local, &sig)
             .map_err(|e| e.to_string())?;
@@ -336,13 +359,33 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
     }
     let layout = PtrLayout::new(module.address_bits);
     let globals = global_pointers(module, layout);
+    let mut spill_words = 0usize;
     let mut sites = Vec::new();
     let tc = jm.target_config();
     let mut fctx = FunctionBuilderContext::new();
     let mut cctx = jm.make_context();
-    for &f in &order {
+    // Every function, then (kernels without barriers) the kernel again as a loop over a row.
+    let row_fn_id = if resumable {
+        None
+    } else {
+        let sig = sig_of(&jm, &[types::I64, types::I64], &[types::I32]);
+        Some(
+            jm.declare_function("kir_row_loop", Linkage::Local, &sig)
+                .map_err(|e| e.to_string())?,
+        )
+    };
+    let passes: Vec<(usize, bool)> = order
+        .iter()
+        .map(|&f| (f, false))
+        .chain(row_fn_id.map(|_| (root, true)))
+        .collect();
+    for (f, row_mode) in passes {
         let func = &module.functions[f];
-        cctx.func.signature = kir_sig(&jm, func)?;
+        cctx.func.signature = if row_mode {
+            sig_of(&jm, &[types::I64, types::I64], &[types::I32])
+        } else {
+            sig_for(&jm, f)?
+        };
         {
             let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
             let mut t = Translator {
@@ -361,23 +404,55 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
                 ctx: ClValue::reserved_value(),
                 fail: cranelift_codegen::ir::Block::reserved_value(),
                 mark: None,
+                resumable: (resumable && f == root).then(|| Resumable {
+                    vars: Vec::new(),
+                    live: HashMap::new(),
+                    resumes: Vec::new(),
+                    mark_var: cranelift_frontend::Variable::reserved_value(),
+                    spill_words: 0,
+                }),
+                row: row_mode.then_some(RowLoop {
+                    i: ClValue::reserved_value(),
+                    base: [ClValue::reserved_value(); 4],
+                    latch: cranelift_codegen::ir::Block::reserved_value(),
+                }),
             };
+            if let Some(r) = t.resumable.as_mut() {
+                r.mark_var = t.b.declare_var(types::I64);
+            }
             t.translate()?;
+            if let Some(r) = &t.resumable {
+                spill_words = r.spill_words;
+            }
             b.seal_all_blocks();
             b.finalize(tc);
         }
-        jm.define_function(func_ids[&f], &mut cctx)
+        let id = match (row_mode, row_fn_id) {
+            (true, Some(id)) => id,
+            _ => func_ids[&f],
+        };
+        jm.define_function(id, &mut cctx)
             .map_err(|e| format!("Cranelift rejected fn{f}: {e:?}"))?;
         jm.clear_context(&mut cctx);
     }
-    // The entry wrapper.
+    // The entry wrapper (and, for resumable kernels, the step wrapper with a resume point).
     let kfunc = &module.functions[k.func.index()];
-    let entry_sig = sig_of(&jm, &[types::I64], &[types::I32]);
-    let entry_id = jm
-        .declare_function("kir_entry", Linkage::Local, &entry_sig)
-        .map_err(|e| e.to_string())?;
-    cctx.func.signature = entry_sig;
-    {
+    let mut wrappers = Vec::new();
+    for with_resume in [false, true] {
+        if with_resume && !resumable {
+            continue;
+        }
+        let mut params = vec![types::I64];
+        if with_resume {
+            params.push(types::I32);
+        }
+        let entry_sig = sig_of(&jm, &params, &[types::I32]);
+        let name = if with_resume { "kir_step" } else { "kir_entry" };
+        let entry_id = jm
+            .declare_function(name, Linkage::Local, &entry_sig)
+            .map_err(|e| e.to_string())?;
+        wrappers.push(entry_id);
+        cctx.func.signature = entry_sig;
         let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
         let block = b.create_block();
         b.append_block_params_for_function_params(block);
@@ -387,6 +462,11 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
             .ins()
             .load(types::I64, MemFlagsData::trusted(), ctx, rt::OFF_PARAMS);
         let mut args = vec![ctx];
+        if with_resume {
+            args.push(b.block_params(block)[1]);
+        } else if resumable {
+            args.push(b.ins().iconst(types::I32, 0));
+        }
         let mut k_off = 0i32;
         for &ty in &kfunc.sig.params {
             for (cl, s) in lanes_of(ty)? {
@@ -403,10 +483,11 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
         b.ins().return_(&[status]);
         b.seal_all_blocks();
         b.finalize(tc);
+        jm.define_function(entry_id, &mut cctx)
+            .map_err(|e| format!("Cranelift rejected the entry: {e:?}"))?;
+        jm.clear_context(&mut cctx);
     }
-    jm.define_function(entry_id, &mut cctx)
-        .map_err(|e| format!("Cranelift rejected the entry: {e:?}"))?;
-    jm.clear_context(&mut cctx);
+    let entry_id = wrappers[0];
     // The row function: runs work-items x = 0..n of one row of a group, advancing the ids the
     // context holds for x = 0 (kernels without barriers and without private variables).
     let row_sig = sig_of(&jm, &[types::I64, types::I64], &[types::I32]);
@@ -424,6 +505,9 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
         let fl = MemFlagsData::trusted();
         let params = b.ins().load(types::I64, fl, ctx, rt::OFF_PARAMS);
         let mut args = vec![ctx];
+        if resumable {
+            args.push(b.ins().iconst(types::I32, 0));
+        }
         let mut k_off = 0i32;
         for &ty in &kfunc.sig.params {
             for (cl, s) in lanes_of(ty)? {
@@ -479,10 +563,19 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
     let code = jm.get_finalized_function(entry_id);
     // SAFETY: `code` is the entry wrapper just compiled with the signature `(i64) -> i32`.
     let entry: extern "C" fn(*mut rt::ItemCtx) -> i32 = unsafe { std::mem::transmute(code) };
-    let code = jm.get_finalized_function(row_id);
+    let code = jm.get_finalized_function(row_fn_id.unwrap_or(row_id));
     // SAFETY: `code` is the row function just compiled with the signature `(i64, i64) -> i32`.
     let row: extern "C" fn(*mut rt::ItemCtx, u64) -> i32 = unsafe { std::mem::transmute(code) };
+    let step = wrappers.get(1).map(|&id| {
+        let code = jm.get_finalized_function(id);
+        // SAFETY: `code` is the step wrapper compiled with the signature `(i64, i32) -> i32`.
+        let step: extern "C" fn(*mut rt::ItemCtx, u32) -> i32 =
+            unsafe { std::mem::transmute(code) };
+        step
+    });
     Ok(Compiled {
+        step,
+        spill_words,
         _module: jm,
         entry,
         row,
@@ -533,6 +626,14 @@ fn from_u64(b: &mut FunctionBuilder<'_>, v: ClValue, cl: ClType, s: Option<Scala
     }
 }
 
+/// Flags of loads from the context, its region table and the parameter block: nothing JIT code
+/// can reach changes them while a kir function runs (the table's private entries change only
+/// for regions allocated or freed meanwhile, which no earlier access can have used), so
+/// Cranelift may merge such loads and hoist them out of loops.
+fn ctx_flags() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
+}
+
 fn bargs(v: &[ClValue]) -> Vec<BlockArg> {
     v.iter().map(|&x| BlockArg::Value(x)).collect()
 }
@@ -556,6 +657,36 @@ struct Translator<'a, 'b> {
     fail: cranelift_codegen::ir::Block,
     /// The private-region mark taken at entry (functions with `stackalloc`).
     mark: Option<ClValue>,
+    /// Set when this is a kernel function split at its barriers (see `barrier`).
+    resumable: Option<Resumable>,
+    /// Set when this is the kernel function compiled as a loop over a row of work-items.
+    row: Option<RowLoop>,
+}
+
+/// The kernel as `(ctx, n) -> status`: runs work-items x = 0..n of a row whose x = 0 ids the
+/// context holds, keeping the ids of x in the context for the helpers. A `return` of the
+/// kernel continues with the next work-item, so everything loop-invariant (parameters,
+/// region-table entries, uniform values) is computed once per row.
+struct RowLoop {
+    /// The work-item index in the row.
+    i: ClValue,
+    /// Ids of x = 0: global id 0, local id 0, global linear id, local linear id.
+    base: [ClValue; 4],
+    /// Continues with the next work-item.
+    latch: cranelift_codegen::ir::Block,
+}
+
+/// The state of a function compiled as resumable at its barriers.
+struct Resumable {
+    /// Per kir value: a variable per lane when the value is live across some barrier.
+    vars: Vec<Vec<cranelift_frontend::Variable>>,
+    /// Values live after each barrier.
+    live: HashMap<kir::Inst, Vec<Value>>,
+    /// (site, resume block) of each barrier.
+    resumes: Vec<(u32, cranelift_codegen::ir::Block)>,
+    mark_var: cranelift_frontend::Variable,
+    /// Most u64 words a barrier keeps.
+    spill_words: usize,
 }
 
 impl Translator<'_, '_> {
@@ -563,7 +694,12 @@ impl Translator<'_, '_> {
         self.ctx
     }
 
-    fn get(&self, v: Value) -> Result<Vec<ClValue>, Unsupported> {
+    fn get(&mut self, v: Value) -> Result<Vec<ClValue>, Unsupported> {
+        if let Some(r) = &self.resumable {
+            if let Some(vars) = r.vars.get(v.index()).filter(|x| !x.is_empty()).cloned() {
+                return Ok(vars.into_iter().map(|x| self.b.use_var(x)).collect());
+            }
+        }
         self.vals
             .get(v.index())
             .cloned()
@@ -571,7 +707,7 @@ impl Translator<'_, '_> {
             .ok_or_else(|| format!("{v} used before its definition"))
     }
 
-    fn get1(&self, v: Value) -> Result<ClValue, Unsupported> {
+    fn get1(&mut self, v: Value) -> Result<ClValue, Unsupported> {
         Ok(self.get(v)?[0])
     }
 
@@ -620,6 +756,26 @@ impl Translator<'_, '_> {
         self.b.ins().stack_addr(types::I64, ss, 0)
     }
 
+    /// Binds kir value `v` to Cranelift lanes (and, in a resumable function, to its variables).
+    fn define(&mut self, v: Value, lanes: Vec<ClValue>) {
+        if let Some(r) = &self.resumable {
+            if let Some(vars) = r.vars.get(v.index()) {
+                for (&var, &x) in vars.iter().zip(&lanes) {
+                    self.b.def_var(var, x);
+                }
+            }
+        }
+        self.vals[v.index()] = Some(lanes);
+    }
+
+    /// The private-region mark taken at entry, if the function has one.
+    fn mark_value(&mut self) -> Option<ClValue> {
+        match (&self.resumable, self.mark) {
+            (Some(r), Some(_)) => Some(self.b.use_var(r.mark_var)),
+            (_, m) => m,
+        }
+    }
+
     fn translate(&mut self) -> Result<(), Unsupported> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -628,15 +784,24 @@ impl Translator<'_, '_> {
             let cb = self.b.create_block();
             self.blocks.insert(kb, cb);
         }
-        let centry = self.blocks[&entry];
-        self.b.append_block_params_for_function_params(centry);
+        // A resumable function starts in a block of its own that either enters the kir entry
+        // block or resumes after a barrier.
+        let start = if self.resumable.is_some() || self.row.is_some() {
+            self.b.create_block()
+        } else {
+            self.blocks[&entry]
+        };
+        self.b.append_block_params_for_function_params(start);
         // Failure block: returns the status with zero lanes.
         let fail = self.b.create_block();
         let status = self.b.append_block_param(fail, types::I32);
         self.fail = fail;
+        if self.resumable.is_some() {
+            self.prepare_resumable(&order)?;
+        }
         for &kb in &order {
             let cb = self.blocks[&kb];
-            if kb == entry {
+            if kb == entry && self.resumable.is_none() && self.row.is_none() {
                 let params: Vec<ClValue> = self.b.block_params(cb).to_vec();
                 self.ctx = params[0];
                 let mut k = 1;
@@ -655,6 +820,20 @@ impl Translator<'_, '_> {
                 }
             }
         }
+        let dispatch = self.b.create_block();
+        if self.resumable.is_some() {
+            // start(ctx, resume, params…): resume 0 enters the kernel, s + 1 resumes after the
+            // barrier of site s.
+            self.b.switch_to_block(start);
+            let params: Vec<ClValue> = self.b.block_params(start).to_vec();
+            self.ctx = params[0];
+            let resume = params[1];
+            let (cb, args) = (self.blocks[&entry], bargs(&params[2..]));
+            self.b.ins().brif(resume, dispatch, &[], cb, &args);
+        }
+        if self.row.is_some() {
+            self.row_loop_head(start, entry)?;
+        }
         let has_stackalloc = func
             .dfg
             .insts
@@ -663,13 +842,38 @@ impl Translator<'_, '_> {
         for &kb in &order {
             let cb = self.blocks[&kb];
             self.b.switch_to_block(cb);
+            if self.resumable.is_some() {
+                for &p in func.dfg.block_params(kb) {
+                    let lanes = self.vals[p.index()].clone().unwrap_or_default();
+                    self.define(p, lanes);
+                }
+            }
             if kb == entry && has_stackalloc {
                 let ctx = self.ctx();
-                self.mark = Some(self.call_helper("jit_private_mark", &[ctx])[0]);
+                let m = self.call_helper("jit_private_mark", &[ctx])[0];
+                if let Some(r) = &self.resumable {
+                    self.b.def_var(r.mark_var, m);
+                }
+                self.mark = Some(m);
             }
             for &inst in func.layout.insts(kb) {
                 self.inst(inst)?;
             }
+        }
+        if let Some(r) = &self.resumable {
+            self.b.switch_to_block(dispatch);
+            let resumes = r.resumes.clone();
+            let params: Vec<ClValue> = self.b.block_params(start).to_vec();
+            let resume = params[1];
+            let bad = self.b.create_block();
+            let mut sw = cranelift_frontend::Switch::new();
+            for (site, block) in resumes {
+                sw.set_entry(u128::from(site) + 1, block);
+            }
+            sw.emit(self.b, resume, bad);
+            self.b.switch_to_block(bad);
+            let one = self.b.ins().iconst(types::I32, 1);
+            self.b.ins().jump(fail, &bargs(&[one]));
         }
         self.b.switch_to_block(fail);
         let mut rets = vec![status];
@@ -679,6 +883,146 @@ impl Translator<'_, '_> {
             }
         }
         self.b.ins().return_(&rets);
+        Ok(())
+    }
+
+    /// The row loop around the kernel body: `start(ctx, n)` loads the parameters and the ids
+    /// of x = 0; the head stores the ids of x in the context and enters the kernel.
+    fn row_loop_head(
+        &mut self,
+        start: cranelift_codegen::ir::Block,
+        entry: kir::Block,
+    ) -> Result<(), Unsupported> {
+        self.b.switch_to_block(start);
+        let params: Vec<ClValue> = self.b.block_params(start).to_vec();
+        let (ctx, n) = (params[0], params[1]);
+        self.ctx = ctx;
+        let fl = MemFlagsData::trusted();
+        let pblock = self.b.ins().load(types::I64, fl, ctx, rt::OFF_PARAMS);
+        let mut args = Vec::new();
+        let mut k_off = 0i32;
+        for &ty in &self.func.sig.params {
+            for (cl, s) in lanes_of(ty)? {
+                let raw = self.b.ins().load(types::I64, fl, pblock, k_off);
+                k_off += 8;
+                args.push(from_u64(self.b, raw, cl, s));
+            }
+        }
+        let wi = |slot: usize| rt::OFF_WI + 8 * slot as i32;
+        let slots = [
+            slot::GLOBAL_ID,
+            slot::LOCAL_ID,
+            slot::GLOBAL_LINEAR,
+            slot::LOCAL_LINEAR,
+        ];
+        let base = slots.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
+        let head = self.b.create_block();
+        let i = self.b.append_block_param(head, types::I64);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().jump(head, &bargs(&[zero]));
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+        let body = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(done);
+        let ok = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[ok]);
+        self.b.switch_to_block(body);
+        for (k, &s) in slots.iter().enumerate() {
+            let v = self.b.ins().iadd(base[k], i);
+            self.b.ins().store(fl, v, ctx, wi(s));
+        }
+        let cb = self.blocks[&entry];
+        self.b.ins().jump(cb, &bargs(&args));
+        let latch = self.b.create_block();
+        self.b.switch_to_block(latch);
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &bargs(&[next]));
+        self.row = Some(RowLoop { i, base, latch });
+        Ok(())
+    }
+
+    /// Declares a variable per lane of every value live across a barrier (and the mark).
+    fn prepare_resumable(&mut self, order: &[kir::Block]) -> Result<(), Unsupported> {
+        let live = super::barrier::live_after_barriers(self.func, order);
+        let mut keep = vec![false; self.func.dfg.num_values()];
+        for (_, vals) in &live {
+            for v in vals {
+                keep[v.index()] = true;
+            }
+        }
+        let mut vars = vec![Vec::new(); keep.len()];
+        for (i, k) in keep.iter().enumerate() {
+            if *k {
+                for (cl, _) in lanes_of(self.ty(Value::new(i)))? {
+                    vars[i].push(self.b.declare_var(cl));
+                }
+            }
+        }
+        let r = self.resumable.as_mut().ok_or("not resumable")?;
+        r.vars = vars;
+        r.live = live.into_iter().collect();
+        Ok(())
+    }
+
+    /// A barrier in a resumable function: keeps the live values in the spill area and returns
+    /// "stopped at this barrier"; the resume block reloads them and continues after it.
+    fn barrier_split(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        self.sites.push(Site {
+            func: self.func_index,
+            inst,
+            kind: SiteKind::Barrier,
+        });
+        let site = (self.sites.len() - 1) as u32;
+        let r = self.resumable.as_ref().ok_or("not resumable")?;
+        let live = r.live.get(&inst).cloned().unwrap_or_default();
+        let mut lanes: Vec<(cranelift_frontend::Variable, ClType)> = Vec::new();
+        for v in &live {
+            let vars = r.vars.get(v.index()).cloned().unwrap_or_default();
+            for (var, (cl, _)) in vars.into_iter().zip(lanes_of(self.ty(*v))?) {
+                lanes.push((var, cl));
+            }
+        }
+        if self.mark.is_some() {
+            lanes.push((r.mark_var, types::I64));
+        }
+        let r = self.resumable.as_mut().ok_or("not resumable")?;
+        r.spill_words = r.spill_words.max(lanes.len());
+        let ctx = self.ctx();
+        let fl = MemFlagsData::trusted();
+        let spill = self
+            .b
+            .ins()
+            .load(types::I64, ctx_flags(), ctx, rt::OFF_SPILL);
+        for (k, &(var, _)) in lanes.iter().enumerate() {
+            let x = self.b.use_var(var);
+            self.b.ins().store(fl, x, spill, 8 * k as i32);
+        }
+        let stop = self.b.ins().iconst(types::I32, -(i64::from(site) + 1));
+        let mut rets = vec![stop];
+        if let Some(t) = self.func.sig.ret {
+            for (cl, _) in lanes_of(t)? {
+                rets.push(self.zero(cl));
+            }
+        }
+        self.b.ins().return_(&rets);
+        let resume = self.b.create_block();
+        self.b.switch_to_block(resume);
+        let spill = self
+            .b
+            .ins()
+            .load(types::I64, ctx_flags(), ctx, rt::OFF_SPILL);
+        for (k, &(var, cl)) in lanes.iter().enumerate() {
+            let x = self.b.ins().load(cl, fl, spill, 8 * k as i32);
+            self.b.def_var(var, x);
+        }
+        let cont = self.b.create_block();
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        if let Some(r) = self.resumable.as_mut() {
+            r.resumes.push((site, resume));
+        }
         Ok(())
     }
 
@@ -711,7 +1055,7 @@ impl Translator<'_, '_> {
     }
 
     fn block_call(
-        &self,
+        &mut self,
         dest: &kir::BlockCall,
     ) -> Result<(cranelift_codegen::ir::Block, Vec<BlockArg>), Unsupported> {
         let cb = *self
@@ -727,8 +1071,40 @@ impl Translator<'_, '_> {
 
     /// The native address of `size` bytes at `ptr`, bounds-checked.
     fn address(&mut self, inst: kir::Inst, ptr: ClValue, size: u64, write: bool) -> ClValue {
+        let bad = self.b.create_block();
+        self.b.set_cold_block(bad);
+        let (entry, off) = self.checked_address(ptr, size, write, bad);
+        let cont = self.b.current_block().unwrap_or(bad);
+        self.b.switch_to_block(bad);
         let ctx = self.ctx();
-        let flags = MemFlagsData::trusted();
+        let site = self.site(inst, SiteKind::Access(if write { "store" } else { "load" }));
+        let sz = self.b.ins().iconst(types::I64, size as i64);
+        let w = self.iconst32(u32::from(write));
+        let status = self.call_helper("jit_fault", &[ctx, site, ptr, sz, w])[0];
+        let fail = self.fail;
+        self.b.ins().jump(fail, &bargs(&[status]));
+        self.b.switch_to_block(cont);
+        self.entry_address(entry, off)
+    }
+
+    /// `base + off` for a checked region-table entry.
+    fn entry_address(&mut self, entry: ClValue, off: ClValue) -> ClValue {
+        let base = self.b.ins().load(types::I64, ctx_flags(), entry, 0);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// The region-table entry of `ptr` and its offset in its region, continuing in a new
+    /// (empty) block when `offset + size` fits the region's readable (or writable) length and
+    /// jumping to `bad` otherwise.
+    fn checked_address(
+        &mut self,
+        ptr: ClValue,
+        size: u64,
+        write: bool,
+        bad: cranelift_codegen::ir::Block,
+    ) -> (ClValue, ClValue) {
+        let ctx = self.ctx();
+        let flags = ctx_flags();
         let tag = self
             .b
             .ins()
@@ -747,19 +1123,9 @@ impl Translator<'_, '_> {
         let end = self.b.ins().iadd_imm_s(off, size as i64);
         let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
         let cont = self.b.create_block();
-        let bad = self.b.create_block();
-        self.b.set_cold_block(bad);
         self.b.ins().brif(ok, cont, &[], bad, &[]);
-        self.b.switch_to_block(bad);
-        let site = self.site(inst, SiteKind::Access(if write { "store" } else { "load" }));
-        let sz = self.b.ins().iconst(types::I64, size as i64);
-        let w = self.iconst32(u32::from(write));
-        let status = self.call_helper("jit_fault", &[ctx, site, ptr, sz, w])[0];
-        let fail = self.fail;
-        self.b.ins().jump(fail, &bargs(&[status]));
         self.b.switch_to_block(cont);
-        let base = self.b.ins().load(types::I64, flags, entry, 0);
-        self.b.ins().iadd(base, off)
+        (entry, off)
     }
 
     /// Byte width of a lane in memory.
@@ -1156,7 +1522,9 @@ impl Translator<'_, '_> {
                 out = self.spilled_call(inst, kind, "jit_image", &arg_tys, &arg_vals, rty)?;
             }
             InstData::Barrier { exec_scope, .. } => {
-                if matches!(
+                if self.resumable.is_some() && super::barrier::is_group_barrier(data) {
+                    self.barrier_split(inst)?;
+                } else if matches!(
                     exec_scope,
                     kir::Scope::Workgroup | kir::Scope::Device | kir::Scope::CrossDevice
                 ) {
@@ -1181,22 +1549,8 @@ impl Translator<'_, '_> {
                     },
                 );
                 let p = self.get1(*ptr)?;
-                let mut ab = Vec::new();
-                for i in 0..2 {
-                    match args.get(i) {
-                        Some(&a) => {
-                            let cl = lanes_of(self.ty(a))?[0].0;
-                            let x = self.get1(a)?;
-                            ab.push(to_u64(self.b, x, cl));
-                        }
-                        None => ab.push(self.b.ins().iconst(types::I64, 0)),
-                    }
-                }
-                let slot = self.slot(8);
-                let status = self.call_helper("jit_atomic", &[ctx, site, p, ab[0], ab[1], slot])[0];
-                self.check(status);
+                let old = self.atomic(inst, *op, *mem_ty, p, args, site)?;
                 if result.is_some() {
-                    let old = self.b.ins().load(types::I64, flags, slot, 0);
                     let (cl, s) = rlanes[0];
                     out = Some(vec![if *op == kir::AtomicOp::FlagTestAndSet {
                         self.b.ins().icmp_imm_s(IntCC::NotEqual, old, 0)
@@ -1266,14 +1620,20 @@ impl Translator<'_, '_> {
                 self.b.ins().jump(d, &dargs);
             }
             InstData::Return { value } => {
-                if let Some(mark) = self.mark {
+                if let Some(mark) = self.mark_value() {
                     self.call_helper("jit_private_release", &[ctx, mark]);
                 }
-                let mut rets = vec![self.b.ins().iconst(types::I32, 0)];
-                if let Some(v) = value {
-                    rets.extend(self.get(*v)?);
+                if let Some(row) = &self.row {
+                    // The next work-item of the row.
+                    let latch = row.latch;
+                    self.b.ins().jump(latch, &[]);
+                } else {
+                    let mut rets = vec![self.b.ins().iconst(types::I32, 0)];
+                    if let Some(v) = value {
+                        rets.extend(self.get(*v)?);
+                    }
+                    self.b.ins().return_(&rets);
                 }
-                self.b.ins().return_(&rets);
             }
             InstData::Unreachable => {
                 let site = self.site(inst, SiteKind::Unreachable);
@@ -1283,9 +1643,135 @@ impl Translator<'_, '_> {
             }
         }
         if let (Some(r), Some(v)) = (result, out) {
-            self.vals[r.index()] = Some(v);
+            self.define(r, v);
         }
         Ok(())
+    }
+
+    /// An atomic operation; returns the old value as a u64. Integer operations on 4- or 8-byte
+    /// memory run as native atomic instructions when the access is in bounds and aligned (in
+    /// its region and in memory); everything else, and every access the interpreter would
+    /// refuse, goes through `jit_atomic`, which runs the interpreter's own code.
+    fn atomic(
+        &mut self,
+        inst: kir::Inst,
+        op: kir::AtomicOp,
+        mem_ty: Type,
+        p: ClValue,
+        args: &[Value],
+        site: ClValue,
+    ) -> Result<ClValue, Unsupported> {
+        use cranelift_codegen::ir::AtomicRmwOp as R;
+        use kir::AtomicOp as A;
+        let _ = inst;
+        let ctx = self.ctx();
+        let mut ab = Vec::new();
+        let mut arg_cls = Vec::new();
+        for i in 0..2 {
+            match args.get(i) {
+                Some(&a) => {
+                    let cl = lanes_of(self.ty(a))?[0].0;
+                    let x = self.get1(a)?;
+                    arg_cls.push(cl);
+                    ab.push((x, to_u64(self.b, x, cl)));
+                }
+                None => {
+                    let z = self.b.ins().iconst(types::I64, 0);
+                    ab.push((z, z));
+                }
+            }
+        }
+        let native_ty = match mem_ty {
+            Type::I32 => Some(types::I32),
+            Type::I64 => Some(types::I64),
+            _ => None,
+        };
+        let native_op = matches!(
+            op,
+            A::Load
+                | A::Store
+                | A::Exchange
+                | A::CmpXchg
+                | A::IIncrement
+                | A::IDecrement
+                | A::IAdd
+                | A::ISub
+                | A::SMin
+                | A::UMin
+                | A::SMax
+                | A::UMax
+                | A::And
+                | A::Or
+                | A::Xor
+        );
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let done = self.b.create_block();
+        let old_param = self.b.append_block_param(done, types::I64);
+        if let (Some(nt), true) = (native_ty, native_op) {
+            if arg_cls.iter().all(|&c| c == nt) {
+                let width = u64::from(nt.bytes());
+                let write = op != A::Load;
+                let (entry, off) = self.checked_address(p, width, write, slow);
+                let addr = self.entry_address(entry, off);
+                // The interpreter checks the alignment in the region (local, private) or in
+                // memory (global); both hold on the fast path.
+                let both = self.b.ins().bor(addr, off);
+                let mis = self.b.ins().band_imm_s(both, (width - 1) as i64);
+                let go = self.b.create_block();
+                self.b.ins().brif(mis, slow, &[], go, &[]);
+                self.b.switch_to_block(go);
+                let fl = MemFlagsData::new().with_notrap();
+                let (a, b) = (ab[0].0, ab[1].0);
+                let rmw = |op| Some(op);
+                let rop = match op {
+                    A::Exchange => rmw(R::Xchg),
+                    A::IAdd => rmw(R::Add),
+                    A::ISub => rmw(R::Sub),
+                    A::SMin => rmw(R::Smin),
+                    A::UMin => rmw(R::Umin),
+                    A::SMax => rmw(R::Smax),
+                    A::UMax => rmw(R::Umax),
+                    A::And => rmw(R::And),
+                    A::Or => rmw(R::Or),
+                    A::Xor => rmw(R::Xor),
+                    _ => None,
+                };
+                let old = match (op, rop) {
+                    (_, Some(r)) => self.b.ins().atomic_rmw(nt, fl, r, addr, a),
+                    (A::IIncrement | A::IDecrement, _) => {
+                        let one = self.b.ins().iconst(nt, 1);
+                        let r = if op == A::IIncrement { R::Add } else { R::Sub };
+                        self.b.ins().atomic_rmw(nt, fl, r, addr, one)
+                    }
+                    // OpAtomicCompareExchange: `a` is the value, `b` the comparator.
+                    (A::CmpXchg, _) => self.b.ins().atomic_cas(fl, addr, b, a),
+                    (A::Load, _) => self.b.ins().atomic_load(nt, fl, addr),
+                    _ => {
+                        // Store: the old value is not a result.
+                        self.b.ins().atomic_store(fl, a, addr);
+                        self.b.ins().iconst(nt, 0)
+                    }
+                };
+                let old64 = to_u64(self.b, old, nt);
+                self.b.ins().jump(done, &bargs(&[old64]));
+            } else {
+                self.b.ins().jump(slow, &[]);
+            }
+        } else {
+            self.b.ins().jump(slow, &[]);
+        }
+        self.b.switch_to_block(slow);
+        let slot = self.slot(8);
+        let status = self.call_helper("jit_atomic", &[ctx, site, p, ab[0].1, ab[1].1, slot])[0];
+        self.check(status);
+        let old = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), slot, 0);
+        self.b.ins().jump(done, &bargs(&[old]));
+        self.b.switch_to_block(done);
+        Ok(old_param)
     }
 
     /// Truncates an i64 query result to the result lane type.
@@ -1317,6 +1803,20 @@ impl Translator<'_, '_> {
             Q::NumSubgroups => (None, slot::NUM_SUBGROUPS as u64),
             Q::EnqueuedNumSubgroups => (None, slot::ENQ_NUM_SUBGROUPS as u64),
         };
+        if let Some(row) = &self.row {
+            // Ids that change along the row: x = 0's id plus the index.
+            let k = match (query, base, dim) {
+                (Q::GlobalId, _, 0) => Some(0),
+                (Q::LocalId, _, 0) => Some(1),
+                (Q::GlobalLinearId, _, _) => Some(2),
+                (Q::LocalLinearId | Q::SubgroupId, _, _) => Some(3),
+                _ => None,
+            };
+            if let Some(k) = k {
+                let (b0, i) = (row.base[k], row.i);
+                return self.b.ins().iadd(b0, i);
+            }
+        }
         let ctx = self.ctx();
         let index = match base {
             // Dimensions beyond work_dim hold the defaults (the launch normalises them), so
@@ -1325,12 +1825,9 @@ impl Translator<'_, '_> {
             Some(base) => base + dim as usize,
             None => default as usize,
         };
-        self.b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            ctx,
-            rt::OFF_WI + 8 * index as i32,
-        )
+        self.b
+            .ins()
+            .load(types::I64, ctx_flags(), ctx, rt::OFF_WI + 8 * index as i32)
     }
 
     fn lane_helper(

@@ -3,17 +3,19 @@
 //!
 //! Scheduling: work-groups are spread over worker threads exactly as in the interpreter (an
 //! atomic group counter, results ordered by group). Kernels without work-group barriers run a
-//! plain loop over the work-items of a group on one reused context. Kernels with barriers run
-//! each work-item of a group as a stackful coroutine (`corosensei`) that suspends at every
-//! barrier; when all have stopped the group checks they stopped at the same barrier (or all
-//! returned) and resumes them, so barriers inside loops and called functions work, and
-//! divergence is reported as the interpreter reports it.
+//! row of work-items per call of the compiled row loop on one reused context. Kernels whose
+//! barriers are all in the kernel function are split at them (see `barrier`): the group runs
+//! every work-item to its next barrier, checks they stopped at the same one (or all returned),
+//! and resumes them. Kernels with barriers in called functions run each work-item of a group as
+//! a stackful coroutine (`corosensei`) that suspends at every barrier, checked the same way.
+//! Divergence is reported as the interpreter reports it.
 //!
 //! Compiled kernels are cached in memory per module address, checked against a copy of the
 //! module, so a module changed in place is compiled again. Kernels the JIT cannot compile
 //! (aggregate values, recursion; see `compile`) run on the interpreter unless
 //! `Jit::fallback` is off, in which case the launch fails with `ExecError::Unsupported`.
 
+mod barrier;
 mod compile;
 mod image_rt;
 mod pipe_rt;
@@ -550,6 +552,23 @@ impl Worker {
         }
         let n = usize::try_from(count).unwrap_or(usize::MAX);
         self.ensure_ctxs(run, n);
+        if let Some(step) = run.compiled.step {
+            for i in 0..n {
+                let c = &mut self.ctxs[i];
+                set_item(&mut wi, i as u64);
+                c.wi = wi;
+                c.set_local(run.layout, &mut self.local);
+                c.reset_private(run.layout, &run.private_inits);
+                c.out.clear();
+                c.error = None;
+                if c.spill_store.len() < run.compiled.spill_words {
+                    c.spill_store.resize(run.compiled.spill_words, 0);
+                }
+                c.spill = c.spill_store.as_mut_ptr();
+            }
+            self.drive_split(run, group_id, step, n, &mut out)?;
+            return Ok(out);
+        }
         let mut coros = Vec::with_capacity(n);
         for i in 0..n {
             let c = &mut self.ctxs[i];
@@ -652,6 +671,69 @@ impl Worker {
 }
 
 impl Worker {
+    /// Runs a group of a kernel split at its barriers: every work-item to its next barrier,
+    /// then (all stopped at the same one) every work-item on from there, until all return.
+    /// Errors and divergence are reported as by the coroutine driver.
+    fn drive_split(
+        &mut self,
+        run: &RunCtx<'_>,
+        group_id: [u64; 3],
+        step: extern "C" fn(*mut ItemCtx, u32) -> i32,
+        n: usize,
+        out: &mut GroupOut,
+    ) -> Result<(), ExecError> {
+        let mut resume = 0u32;
+        loop {
+            // Stop of work-item 0 (0: returned, s + 1: barrier site s) and the first other.
+            let mut first = None;
+            let mut other = None;
+            for i in 0..n {
+                let c = &mut self.ctxs[i];
+                let status = step(&mut **c, resume);
+                out.printf.append(&mut c.out);
+                if status > 0 {
+                    return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                }
+                let stop = if status == 0 {
+                    0
+                } else {
+                    status.unsigned_abs()
+                };
+                match first {
+                    None => first = Some(stop),
+                    Some(f) if f != stop && other.is_none() => other = Some((i, stop)),
+                    _ => {}
+                }
+            }
+            let first = first.unwrap_or(0);
+            if let Some((i, stop)) = other {
+                let describe = |s: u32| match s.checked_sub(1) {
+                    None => "returned".to_string(),
+                    Some(site) => {
+                        let s = &run.compiled.sites[site as usize];
+                        format!("waits at the barrier fn{} {}", s.func, s.inst)
+                    }
+                };
+                return Err(ExecError::BarrierDivergence {
+                    kernel: run.kernel.name.clone(),
+                    group_id,
+                    detail: format!(
+                        "local work-item {:?} {} but local work-item {:?} {}",
+                        self.ctxs[0].local_id(),
+                        describe(first),
+                        self.ctxs[i].local_id(),
+                        describe(stop)
+                    ),
+                });
+            }
+            if first == 0 {
+                return Ok(());
+            }
+            out.barriers += 1;
+            resume = first;
+        }
+    }
+
     /// Returns the contexts and stacks to the pool.
     fn release(&mut self, layout: PtrLayout) {
         let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());

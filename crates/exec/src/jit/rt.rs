@@ -64,6 +64,7 @@ pub mod slot {
 pub const OFF_TABLE: i32 = 0;
 pub const OFF_PARAMS: i32 = 8;
 pub const OFF_WI: i32 = 16;
+pub const OFF_SPILL: i32 = OFF_WI + 8 * slot::COUNT as i32;
 
 /// Site kinds recorded at compile time, for helpers that need the instruction's details.
 #[derive(Clone, Debug)]
@@ -114,6 +115,9 @@ pub struct ItemCtx {
     pub table: *mut Entry,
     pub params: *const u64,
     pub wi: [u64; slot::COUNT],
+    /// The spill area of a kernel split at its barriers (`spill_store`'s memory).
+    pub spill: *mut u64,
+    pub spill_store: Vec<u64>,
     /// The region table itself (indexed by tag): four u64 words per `Entry`, allocated zeroed
     /// (an all-zero entry is empty), so untouched pages cost nothing.
     pub table_store: Vec<u64>,
@@ -135,6 +139,8 @@ impl ItemCtx {
             table: std::ptr::null_mut(),
             params: std::ptr::null(),
             wi: [0; slot::COUNT],
+            spill: std::ptr::null_mut(),
+            spill_store: Vec::new(),
             table_store: vec![0u64; 4usize << layout.tag_bits],
             private: Vec::new(),
             local: std::ptr::null_mut(),
