@@ -12,10 +12,14 @@
 //!   inherit them from the `f64` functions because widening and narrowing preserve ±0, ±∞, NaN.
 
 pub(crate) mod dd;
+pub(crate) mod erfc;
+pub(crate) mod exp_log;
 pub mod f16;
 pub mod f32;
 pub mod f64;
+pub(crate) mod gamma;
 pub(crate) mod generic;
+pub(crate) mod inverse_trig;
 
 pub use generic::{FP_ILOGB0, FP_ILOGBNAN};
 
