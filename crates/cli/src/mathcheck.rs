@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 #[derive(clap::Args, Debug)]
 pub struct MathcheckArgs {
     /// Try every argument of the one-argument float (2^32) and half (2^16) functions, on all
-    /// cores; other functions are sampled.
+    /// cores; the others (double, several arguments) get --dense-samples random inputs.
     #[arg(long)]
     pub exhaustive: bool,
     /// Only these functions (OpenCL.std names; repeatable or comma-separated); `convert` names
@@ -26,6 +26,9 @@ pub struct MathcheckArgs {
     /// Random inputs per function, besides special values and hard cases.
     #[arg(long, default_value_t = ::mathcheck::engine::DEFAULT_SAMPLES)]
     pub samples: usize,
+    /// Random inputs per function that --exhaustive cannot exhaust (double, several arguments).
+    #[arg(long, default_value_t = ::mathcheck::engine::DENSE_SAMPLES)]
+    pub dense_samples: usize,
     /// Seed of the random inputs.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -76,6 +79,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         histograms: args.plot.is_some(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         resume: args.resume.clone(),
+        dense_samples: args.dense_samples,
         ..::mathcheck::Options::default()
     };
     if let Some(seed) = args.seed {
