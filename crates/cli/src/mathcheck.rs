@@ -13,10 +13,11 @@ use anyhow::{bail, Result};
 #[derive(clap::Args, Debug)]
 pub struct MathcheckArgs {
     /// Try every argument of the one-argument float (2^32) and half (2^16) functions, on all
-    /// cores; other functions are sampled.
+    /// cores; the others (double, several arguments) get --dense-samples random inputs.
     #[arg(long)]
     pub exhaustive: bool,
-    /// Only these functions (OpenCL.std names; repeatable or comma-separated).
+    /// Only these functions (OpenCL.std names; repeatable or comma-separated); `convert` names
+    /// the conversion checks, which otherwise run only when neither --func nor --type is given.
     #[arg(long = "func", value_delimiter = ',')]
     pub functions: Vec<String>,
     /// Only these types: float, double, half (repeatable or comma-separated).
@@ -25,6 +26,9 @@ pub struct MathcheckArgs {
     /// Random inputs per function, besides special values and hard cases.
     #[arg(long, default_value_t = ::mathcheck::engine::DEFAULT_SAMPLES)]
     pub samples: usize,
+    /// Random inputs per function that --exhaustive cannot exhaust (double, several arguments).
+    #[arg(long, default_value_t = ::mathcheck::engine::DENSE_SAMPLES)]
+    pub dense_samples: usize,
     /// Seed of the random inputs.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -55,13 +59,27 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
             None => bail!("unknown type `{name}` (expected float, double or half)"),
         }
     }
-    let subjects = ::mathcheck::select(&args.functions, &kinds).map_err(anyhow::Error::msg)?;
+    // `convert` names the conversion checks; they also run when no function or type is chosen.
+    let conversions = args.functions.iter().any(|f| f == "convert")
+        || (args.functions.is_empty() && kinds.is_empty());
+    let functions: Vec<String> = args
+        .functions
+        .iter()
+        .filter(|f| *f != "convert")
+        .cloned()
+        .collect();
+    let subjects = if functions.is_empty() && !args.functions.is_empty() {
+        Vec::new() // only `convert` was named
+    } else {
+        ::mathcheck::select(&functions, &kinds).map_err(anyhow::Error::msg)?
+    };
     let mut options = ::mathcheck::Options {
         samples: args.samples,
         exhaustive: args.exhaustive,
         histograms: args.plot.is_some(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         resume: args.resume.clone(),
+        dense_samples: args.dense_samples,
         ..::mathcheck::Options::default()
     };
     if let Some(seed) = args.seed {
@@ -71,10 +89,30 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         options.threads = threads.max(1);
     }
     let reports = ::mathcheck::check_all(&subjects, &options)?;
-    if args.json {
-        println!("{:#}", ::mathcheck::report::json(&reports));
+    let conversion_reports = if conversions {
+        ::mathcheck::conversion::check_conversions(
+            ::mathcheck::conversion::samples_for(args.samples),
+            options.seed,
+        )
     } else {
-        print!("{}", ::mathcheck::report::table(&reports));
+        Vec::new()
+    };
+    if args.json {
+        let mut value = ::mathcheck::report::json(&reports);
+        if let Some(object) = value.as_object_mut() {
+            object.insert(
+                "conversions".to_string(),
+                ::mathcheck::conversion::json(&conversion_reports),
+            );
+        }
+        println!("{value:#}");
+    } else {
+        if !reports.is_empty() {
+            print!("{}", ::mathcheck::report::table(&reports));
+        }
+        if conversions {
+            print!("{}", ::mathcheck::conversion::table(&conversion_reports));
+        }
     }
     if let Some(dir) = &args.plot {
         let written = ::mathcheck::plot::write_plots(dir, &reports)?;
@@ -82,9 +120,11 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
             eprintln!("wrote {} plots to {}", written.len(), dir.display());
         }
     }
-    Ok(if reports.iter().all(|r| r.passed()) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(
+        if reports.iter().all(|r| r.passed()) && conversion_reports.iter().all(|r| r.passed()) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        },
+    )
 }

@@ -92,6 +92,49 @@ fn main() {
     row("sinpi", time(&x64, d::sinpi), None);
     row("tanpi", time(&x64, d::tanpi), None);
     row("exp10", time(&x64, d::exp10), None);
+    // The functions computed with double-double intermediates (1 ulp), against std (the C
+    // library) or, where std has none, the `libm` crate (musl, marked "libm").
+    let unit64: Vec<f64> = x64.iter().map(|x| x / 10.0).collect();
+    let big64: Vec<f64> = pos64.iter().map(|x| x + 1.0).collect();
+    row("tanh", time(&x64, d::tanh), Some(time(&x64, f64::tanh)));
+    row("cosh", time(&x64, d::cosh), Some(time(&x64, f64::cosh)));
+    row("asinh", time(&x64, d::asinh), Some(time(&x64, f64::asinh)));
+    row(
+        "acosh",
+        time(&big64, d::acosh),
+        Some(time(&big64, f64::acosh)),
+    );
+    row(
+        "atanh",
+        time(&unit64, d::atanh),
+        Some(time(&unit64, f64::atanh)),
+    );
+    row(
+        "atan2",
+        time(&x64, |x| d::atan2(x, 1.3)),
+        Some(time(&x64, |x| x.atan2(1.3))),
+    );
+    row("atanpi", time(&x64, d::atanpi), Some(time(&x64, f64::atan)));
+    row(
+        "asinpi",
+        time(&unit64, d::asinpi),
+        Some(time(&unit64, f64::asin)),
+    );
+    row(
+        "acospi",
+        time(&unit64, d::acospi),
+        Some(time(&unit64, f64::acos)),
+    );
+    row(
+        "erfc libm",
+        time(&x64, d::erfc),
+        Some(time(&x64, libm::erfc)),
+    );
+    row(
+        "tgamma libm",
+        time(&x64, d::tgamma),
+        Some(time(&x64, libm::tgamma)),
+    );
     row(
         "pown",
         time(&x64, |x| d::pown(x, 7)),

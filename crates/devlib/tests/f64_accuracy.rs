@@ -82,6 +82,12 @@ fn ulp_error(got: f64, hi: f64, lo: f64) -> f64 {
     ((got - hi) - lo).abs() / ulp
 }
 
+/// Functions held to 1 ulp (the aim) rather than the 002 bound.
+const WITHIN_ONE_ULP: &[&str] = &[
+    "acospi", "asinpi", "atanpi", "atan2", "atan2pi", "tanpi", "tanh", "cosh", "asinh", "atanh",
+    "erfc", "tgamma", "acosh",
+];
+
 #[test]
 fn f64_functions_meet_the_002_bounds() {
     let mut worst: std::collections::BTreeMap<String, (f64, String)> = Default::default();
@@ -110,7 +116,10 @@ fn f64_functions_meet_the_002_bounds() {
     let mut failures = Vec::new();
     for (name, (err, at)) in &worst {
         eprintln!("{name:8} max {err:.3} ulp (bound {})", bound(name));
-        if err.is_nan() || *err > bound(name) {
+        // Functions rewritten in double-double so that they round once: within 1 ulp, far
+        // tighter than the 002 bound.
+        let within_one_ulp = WITHIN_ONE_ULP.contains(&name.as_str());
+        if err.is_nan() || *err > bound(name) || (within_one_ulp && *err > 1.0) {
             failures.push(format!("{err} ulp: {at}"));
         }
     }

@@ -45,6 +45,9 @@ impl core::fmt::Display for Bound {
 /// The bound of the OpenCL.std function `name` for `kind`, or `None` when the table has no row
 /// for it or says the function does not exist for the type.
 pub fn bound(name: &str, kind: Kind) -> Option<Bound> {
+    if let Some(b) = common_or_relational_bound(name) {
+        return Some(b);
+    }
     let (_, f64_acc, f32_acc, f16_acc) = builtins::ulp::FULL_PROFILE
         .iter()
         .find(|row| row.0 == name)?;
@@ -61,6 +64,24 @@ pub fn bound(name: &str, kind: Kind) -> Option<Bound> {
         Accuracy::ImplementationDefined => Some(Bound::Unbounded),
         Accuracy::NotApplicable => None,
     }
+}
+
+/// Bounds of the common functions, from the OpenCL 3.0 environment's full-profile table
+/// (`reference/env/numerical_compliance.adoc`; 002 predates these rows): degrees and radians
+/// 2 ulp, fclamp/fmax_common/fmin_common/sign/step 0 ulp, mix and smoothstep
+/// implementation-defined for double and half and an absolute tolerance (1e-3, 1e-5) for
+/// float, reported here without a bound. The relational functions are exact (0/1 results,
+/// bitselect bit for bit).
+fn common_or_relational_bound(name: &str) -> Option<Bound> {
+    Some(match name {
+        "degrees" | "radians" => Bound::Ulp(2.0),
+        "fclamp" | "fmax_common" | "fmin_common" | "sign" | "step" | "bitselect" => Bound::Ulp(0.0),
+        "mix" | "smoothstep" => Bound::Unbounded,
+        "isfinite" | "isinf" | "isnan" | "isnormal" | "signbit" | "isequal" | "isnotequal"
+        | "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater"
+        | "isordered" | "isunordered" => Bound::Ulp(0.0),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

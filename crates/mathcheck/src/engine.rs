@@ -32,6 +32,9 @@ pub struct Options {
     pub progress: bool,
     /// Exhaustive results are saved to this file and taken from it when already there.
     pub resume: Option<std::path::PathBuf>,
+    /// In the exhaustive mode, random inputs per function that cannot be exhausted (`double`,
+    /// two and three arguments): the denser sampling of that mode.
+    pub dense_samples: usize,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             histograms: false,
             progress: false,
             resume: None,
+            dense_samples: DENSE_SAMPLES,
         }
     }
 }
@@ -51,6 +55,10 @@ impl Default for Options {
 /// Random inputs per function in the quick mode: about 230 functions × 20,000 inputs, a few
 /// million in all.
 pub const DEFAULT_SAMPLES: usize = 20_000;
+
+/// Random inputs per sampled function in the exhaustive mode (`double` and the functions of
+/// several arguments): 50 times the quick mode.
+pub const DENSE_SAMPLES: usize = 1_000_000;
 
 /// Columns of the error-over-input-range histogram.
 pub const COLUMNS: usize = 512;
@@ -413,6 +421,15 @@ pub fn check_all(
     let sampled: Vec<usize> = (0..subjects.len())
         .filter(|&i| !(options.exhaustive && can_exhaust(&subjects[i])))
         .collect();
+    // The exhaustive mode samples what it cannot exhaust more densely.
+    let sampling = Options {
+        samples: if options.exhaustive {
+            options.dense_samples.max(options.samples)
+        } else {
+            options.samples
+        },
+        ..options.clone()
+    };
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let out = Mutex::new(&mut slots);
@@ -421,7 +438,7 @@ pub fn check_all(
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&i) = sampled.get(k) else { break };
-                let result = check_sampled(&subjects[i], options);
+                let result = check_sampled(&subjects[i], &sampling);
                 let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
                 if options.progress {
                     eprint!(

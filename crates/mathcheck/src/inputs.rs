@@ -485,7 +485,7 @@ pub fn fixed_inputs(name: &str, shape: Shape, kind: Kind) -> Vec<Input> {
                 }
             }
         }
-        Shape::Binary | Shape::Remquo => {
+        Shape::Binary | Shape::Remquo | Shape::Compare => {
             for &x in &specials {
                 for &y in &specials {
                     inputs.push(Input {
@@ -570,6 +570,11 @@ fn interval(name: &str, kind: Kind, arg: usize) -> (f64, f64) {
         ("pown", 0) => (-4.0, 4.0),
         ("fmod" | "remainder" | "remquo", 0) => (-1000.0, 1000.0),
         ("fmod" | "remainder" | "remquo", _) => (-10.0, 10.0),
+        // Where the common functions are defined: a in [0, 1], edge0 < edge1, min <= max.
+        ("mix", 2) => (0.0, 1.0),
+        ("smoothstep", 0) | ("fclamp", 1) => (-10.0, 0.0),
+        ("smoothstep", 1) | ("fclamp", 2) => (0.0, 10.0),
+        ("smoothstep", 2) | ("fclamp", 0) => (-12.0, 12.0),
         _ => (-10.0, 10.0),
     }
 }

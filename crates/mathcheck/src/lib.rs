@@ -14,6 +14,7 @@
 //! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
 
 pub mod bound;
+pub mod conversion;
 pub mod engine;
 pub mod glibc;
 pub mod inputs;

@@ -153,6 +153,24 @@ fn apply2(f: Mp2, x: f64, y: f64, prec: u32) -> RefValue {
     }
 }
 
+/// A result the specification leaves undefined: anything is accepted.
+fn undefined() -> Reference {
+    Reference {
+        values: Vec::new(),
+        int: IntCheck::Any,
+        alternatives: Vec::new(),
+    }
+}
+
+/// An exact integer (0 or 1) result.
+fn int_result(v: bool) -> Reference {
+    Reference {
+        values: Vec::new(),
+        int: IntCheck::Exact(i32::from(v)),
+        alternatives: Vec::new(),
+    }
+}
+
 /// An exactly known value (exact in `f64`).
 fn exact(x: f64) -> RefValue {
     RefValue {
@@ -274,12 +292,128 @@ pub fn reference(name: &str, kind: Kind, input: &Input) -> Option<Reference> {
         "fma" => Reference::one(fma(x, y, z, prec)),
         "mad" => {
             // 002: mad may be a correctly rounded fma or a multiply and an add each rounded.
-            let product = kind.round_mp(&Float::with_val(2 * prec, mp(x) * mp(y)));
+            let product = kind.round_mp(&Float::with_val(2 * prec, &mp(x) * &mp(y)));
             let sum = Float::with_val(prec, mp(product) + mp(z));
             let mut r = Reference::one(fma(x, y, z, prec));
             r.alternatives.push(kind.round_mp(&sum));
             r
         }
+        "degrees" | "radians" => {
+            // 180/π × x and π/180 × x, rounded once from 64 bits more than the reference.
+            let pi = Float::with_val(prec + 64, rug::float::Constant::Pi);
+            let xf = mp(x);
+            let factor = if name == "degrees" {
+                Float::with_val(prec + 64, 180 / pi)
+            } else {
+                Float::with_val(prec + 64, pi / 180)
+            };
+            // (Operations on references are evaluated at the precision of the result.)
+            let r = Float::with_val(prec, &xf * &factor);
+            Reference::one(RefValue {
+                value: r,
+                exact: x == 0.0 || !x.is_finite(),
+            })
+        }
+        // §6.13.4 sign: 1.0, -1.0, ±0 (the zero itself), 0.0 for a NaN.
+        "sign" => Reference::one(exact(if x.is_nan() {
+            0.0
+        } else if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            x
+        })),
+        "fmax_common" | "fmin_common" => {
+            // §6.13.4: undefined for infinite or NaN arguments; y if x < y else x (max).
+            if !x.is_finite() || !y.is_finite() {
+                return Some(undefined());
+            }
+            let (v, other) = if name == "fmax_common" {
+                (if x < y { y } else { x }, if x < y { x } else { y })
+            } else {
+                (if y < x { y } else { x }, if y < x { x } else { y })
+            };
+            let mut r = Reference::one(exact(v));
+            if v == 0.0 && other == 0.0 {
+                r.alternatives.push(other); // max(-0, +0): either zero
+            }
+            r
+        }
+        // §6.13.4 step: 0.0 if x < edge, else 1.0.
+        "step" => Reference::one(exact(if y < x { 0.0 } else { 1.0 })),
+        "fclamp" => {
+            // §6.13.4: fmin(fmax(x, minval), maxval); undefined when minval > maxval.
+            if y.is_nan() || z.is_nan() || y > z {
+                return Some(undefined());
+            }
+            let v = x.max(y).min(z);
+            let mut r = Reference::one(exact(v));
+            if v == 0.0 {
+                r.alternatives.push(-v); // fmax/fmin of zeros: either zero
+            }
+            r
+        }
+        "mix" => {
+            // §6.13.4: x + (y - x) × a, undefined for a outside [0, 1]; exact in MPFR.
+            // Also where the spec's own formula overflows (y - x beyond the type's range).
+            let overflows = !kind.round(y - x).is_finite();
+            if !(x.is_finite() && y.is_finite() && (0.0..=1.0).contains(&z)) || overflows {
+                return Some(undefined());
+            }
+            let wide = 2200;
+            let (xf, yf, zf) = (mp(x), mp(y), mp(z));
+            let d = Float::with_val(wide, &yf - &xf);
+            let p = Float::with_val(wide, &d * &zf);
+            let v = Float::with_val(wide, &p + &xf);
+            Reference::one(RefValue {
+                value: Float::with_val(prec, &v),
+                exact: Float::with_val(prec, &v) == v,
+            })
+        }
+        "smoothstep" => {
+            // §6.13.4: t = clamp((x - e0)/(e1 - e0), 0, 1), t²(3 - 2t); undefined unless
+            // e0 < e1.
+            let overflows = !(kind.round(y - x).is_finite() && kind.round(z - x).is_finite());
+            if !(x.is_finite() && y.is_finite() && z.is_finite() && x < y) || overflows {
+                return Some(undefined());
+            }
+            let wide = prec + 128;
+            let (e0, e1, xf) = (mp(x), mp(y), mp(z));
+            let t = Float::with_val(wide, &xf - &e0) / Float::with_val(wide, &e1 - &e0);
+            let t = t.clamp(&0, &1);
+            let three_minus = Float::with_val(wide, 3 - Float::with_val(wide, &t * 2u32));
+            let v = Float::with_val(wide, &t * &t) * three_minus;
+            Reference::one(RefValue {
+                value: Float::with_val(prec, &v),
+                exact: false,
+            })
+        }
+        "bitselect" => {
+            // §6.13.6: each bit from y where z has a 1, else from x.
+            let (a, b, c) = (kind.to_bits(x), kind.to_bits(y), kind.to_bits(z));
+            Reference::one(exact(kind.from_bits((a & !c) | (b & c))))
+        }
+        "isfinite" | "isinf" | "isnan" | "isnormal" | "signbit" => {
+            // §6.13.6: scalar results are 1 (true) or 0.
+            let v = match name {
+                "isfinite" => x.is_finite(),
+                "isinf" => x.is_infinite(),
+                "isnan" => x.is_nan(),
+                "isnormal" => x.is_finite() && x.abs() >= 2f64.powi(1 - kind.bias()),
+                _ => x.is_sign_negative(),
+            };
+            int_result(v)
+        }
+        "isequal" => int_result(x == y),
+        "isnotequal" => int_result(x != y),
+        "isgreater" => int_result(x > y),
+        "isgreaterequal" => int_result(x >= y),
+        "isless" => int_result(x < y),
+        "islessequal" => int_result(x <= y),
+        "islessgreater" => int_result(x < y || x > y),
+        "isordered" => int_result(!x.is_nan() && !y.is_nan()),
+        "isunordered" => int_result(x.is_nan() || y.is_nan()),
         "maxmag" => Reference::one(exact(maxmag(x, y))),
         "minmag" => Reference::one(exact(minmag(x, y))),
         "nextafter" => Reference::one(exact(nextafter(kind, x, y))),

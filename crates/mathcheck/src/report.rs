@@ -39,7 +39,10 @@ pub fn format_output(kind: Kind, shape: Shape, output: &Output) -> String {
         .iter()
         .map(|v| format_value(kind, *v))
         .collect();
-    if matches!(shape, Shape::WithInt | Shape::IntResult | Shape::Remquo) {
+    if matches!(
+        shape,
+        Shape::WithInt | Shape::IntResult | Shape::Remquo | Shape::Compare
+    ) {
         parts.push(output.k.to_string());
     }
     if parts.len() == 1 {

@@ -41,6 +41,8 @@ pub enum Shape {
     IntArg,
     /// `T f(T, T, int *)`: remquo.
     Remquo,
+    /// `int f(T, T)`: the relational comparisons (isequal … isunordered).
+    Compare,
 }
 
 impl Shape {
@@ -48,14 +50,14 @@ impl Shape {
     pub fn real_args(self) -> usize {
         match self {
             Shape::Unary | Shape::Pair | Shape::WithInt | Shape::IntResult | Shape::IntArg => 1,
-            Shape::Binary | Shape::Remquo => 2,
+            Shape::Binary | Shape::Remquo | Shape::Compare => 2,
             Shape::Ternary => 3,
         }
     }
     /// How many real results.
     pub fn real_results(self) -> usize {
         match self {
-            Shape::IntResult => 0,
+            Shape::IntResult | Shape::Compare => 0,
             Shape::Pair => 2,
             _ => 1,
         }
@@ -110,6 +112,26 @@ pub const BINARY: &[&str] = &[
 ];
 /// The three-argument math functions of every type.
 pub const TERNARY: &[&str] = &["fma", "mad"];
+/// Common functions (OpenCL C 2.0 §6.13.4) by OpenCL.std name, one and two arguments.
+pub const COMMON_UNARY: &[&str] = &["degrees", "radians", "sign"];
+pub const COMMON_BINARY: &[&str] = &["fmax_common", "fmin_common", "step"];
+/// Common and relational functions of three arguments (bitselect is relational, §6.13.6).
+pub const COMMON_TERNARY: &[&str] = &["fclamp", "mix", "smoothstep", "bitselect"];
+/// Relational predicates of one argument (§6.13.6; scalar results are 0 or 1).
+pub const PREDICATES: &[&str] = &["isfinite", "isinf", "isnan", "isnormal", "signbit"];
+/// Relational comparisons (§6.13.6).
+pub const COMPARISONS: &[&str] = &[
+    "isequal",
+    "isnotequal",
+    "isgreater",
+    "isgreaterequal",
+    "isless",
+    "islessequal",
+    "islessgreater",
+    "isordered",
+    "isunordered",
+];
+
 /// `float` only: the `half_*` and `native_*` one-argument functions.
 pub const FLOAT_UNARY_VARIANTS: &[&str] = &[
     "half_cos",
@@ -184,7 +206,7 @@ macro_rules! type_subjects {
                 );
             }
         }
-        for &name in TERNARY {
+        for &name in TERNARY.iter().chain(COMMON_TERNARY) {
             if let Some(f) = m::ternary(name) {
                 push(
                     name,
@@ -195,6 +217,44 @@ macro_rules! type_subjects {
                     }),
                 );
             }
+        }
+        let predicates: [(&str, fn($t) -> bool); 5] = [
+            ("isfinite", m::isfinite),
+            ("isinf", m::isinf),
+            ("isnan", m::isnan),
+            ("isnormal", m::isnormal),
+            ("signbit", m::signbit),
+        ];
+        for (name, f) in predicates {
+            push(
+                name,
+                Shape::IntResult,
+                Box::new(move |i: &Input| Output {
+                    v: [0.0, 0.0],
+                    k: i32::from(f(n(i.x[0]))),
+                }),
+            );
+        }
+        let comparisons: [(&str, fn($t, $t) -> bool); 9] = [
+            ("isequal", m::isequal),
+            ("isnotequal", m::isnotequal),
+            ("isgreater", m::isgreater),
+            ("isgreaterequal", m::isgreaterequal),
+            ("isless", m::isless),
+            ("islessequal", m::islessequal),
+            ("islessgreater", m::islessgreater),
+            ("isordered", m::isordered),
+            ("isunordered", m::isunordered),
+        ];
+        for (name, f) in comparisons {
+            push(
+                name,
+                Shape::Compare,
+                Box::new(move |i: &Input| Output {
+                    v: [0.0, 0.0],
+                    k: i32::from(f(n(i.x[0]), n(i.x[1]))),
+                }),
+            );
         }
         push(
             "fract",
@@ -301,17 +361,31 @@ macro_rules! type_subjects {
 /// Every devlib math function of `kind`.
 pub fn all_subjects(kind: Kind) -> Vec<Subject> {
     match kind {
-        Kind::Double => type_subjects!(f64, f64, Kind::Double, UNARY, BINARY),
+        Kind::Double => {
+            let unary: Vec<&str> = UNARY.iter().chain(COMMON_UNARY).copied().collect();
+            let binary: Vec<&str> = BINARY.iter().chain(COMMON_BINARY).copied().collect();
+            type_subjects!(f64, f64, Kind::Double, &unary, &binary)
+        }
         Kind::Float => {
-            let unary: Vec<&str> = UNARY.iter().chain(FLOAT_UNARY_VARIANTS).copied().collect();
+            let unary: Vec<&str> = UNARY
+                .iter()
+                .chain(COMMON_UNARY)
+                .chain(FLOAT_UNARY_VARIANTS)
+                .copied()
+                .collect();
             let binary: Vec<&str> = BINARY
                 .iter()
+                .chain(COMMON_BINARY)
                 .chain(FLOAT_BINARY_VARIANTS)
                 .copied()
                 .collect();
             type_subjects!(f32, f32, Kind::Float, &unary, &binary)
         }
-        Kind::Half => type_subjects!(f16, f16, Kind::Half, UNARY, BINARY),
+        Kind::Half => {
+            let unary: Vec<&str> = UNARY.iter().chain(COMMON_UNARY).copied().collect();
+            let binary: Vec<&str> = BINARY.iter().chain(COMMON_BINARY).copied().collect();
+            type_subjects!(f16, f16, Kind::Half, &unary, &binary)
+        }
     }
 }
 
@@ -339,7 +413,15 @@ mod tests {
 
     #[test]
     fn every_listed_function_exists_in_devlib() {
-        let per_type = UNARY.len() + BINARY.len() + TERNARY.len() + 10;
+        let per_type = UNARY.len()
+            + BINARY.len()
+            + TERNARY.len()
+            + 10
+            + COMMON_UNARY.len()
+            + COMMON_BINARY.len()
+            + COMMON_TERNARY.len()
+            + PREDICATES.len()
+            + COMPARISONS.len();
         assert_eq!(all_subjects(Kind::Double).len(), per_type);
         assert_eq!(all_subjects(Kind::Half).len(), per_type);
         assert_eq!(

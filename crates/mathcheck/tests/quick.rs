@@ -117,3 +117,19 @@ fn unknown_function_is_an_error() {
         1
     );
 }
+
+#[test]
+fn every_conversion_passes_on_a_small_sample() {
+    let reports = mathcheck::conversion::check_conversions(200, 7);
+    // 11 × 11 pairs, vstore_half from float and double, vload_half.
+    assert_eq!(reports.len(), 11 * 11 + 3);
+    let failed: Vec<&str> = reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| r.name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        eprintln!("{}", mathcheck::conversion::table(&reports));
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}

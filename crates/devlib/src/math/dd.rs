@@ -178,3 +178,60 @@ pub(crate) fn powi_wide(x: f64, n: i64) -> WideDd {
         acc
     }
 }
+
+/// π/2 as a double-double.
+pub(crate) const FRAC_PI_2: Dd = Dd {
+    hi: core::f64::consts::FRAC_PI_2,
+    lo: 6.123233995736766e-17,
+};
+
+/// Exact sum when `|a| ≥ |b|` (or `a` is zero).
+pub(crate) fn fast_two_sum(a: f64, b: f64) -> Dd {
+    let hi = a + b;
+    Dd {
+        hi,
+        lo: b - (hi - a),
+    }
+}
+
+impl Dd {
+    /// The nearest `f64` (one rounding of `hi + lo`).
+    pub(crate) fn to_f64(self) -> f64 {
+        self.hi + self.lo
+    }
+    pub(crate) fn neg(self) -> Dd {
+        Dd {
+            hi: -self.hi,
+            lo: -self.lo,
+        }
+    }
+    pub(crate) fn add_f64(self, b: f64) -> Dd {
+        let s = two_sum(self.hi, b);
+        renormalize(s.hi, s.lo + self.lo)
+    }
+    /// Multiplies by a power of two (exact while the result stays normal).
+    pub(crate) fn mul_pow2(self, f: f64) -> Dd {
+        Dd {
+            hi: self.hi * f,
+            lo: self.lo * f,
+        }
+    }
+    /// Square root, relative error about 2^-100.
+    pub(crate) fn sqrt(self) -> Dd {
+        if self.hi <= 0.0 {
+            return Dd::from_f64(self.hi.sqrt());
+        }
+        let s = self.hi.sqrt();
+        let sq = two_prod(s, s);
+        let r = (self.hi - sq.hi - sq.lo + self.lo) / (2.0 * s);
+        fast_two_sum(s, r)
+    }
+}
+
+/// `a / b` for `f64` operands as a double-double (exact remainder through fma), for quotients
+/// and remainders inside the normal range.
+pub(crate) fn div_f64(a: f64, b: f64) -> Dd {
+    let q = a / b;
+    let r = (-q).mul_add(b, a);
+    fast_two_sum(q, r / b)
+}

@@ -14,6 +14,43 @@ crate::math::dispatch_tables!(f32;
 );
 crate::math::narrow_functions!(f32);
 
+/// Correctly rounded natural logarithm: the `f64` log rounded once, unless that value lies so
+/// close to the midpoint of two floats that its error (below 1 ulp of `f64`) could put it on
+/// the wrong side; then the double-double log (error about 2^-75) decides.
+pub fn log(x: f32) -> f32 {
+    let y = crate::math::f64::log(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => crate::math::rounding::dd_to_f32(crate::math::exp_log::log_dd(f64::from(x))),
+    }
+}
+
+/// Correctly rounded sine: the `f64` sin rounded once, unless that value is ambiguous (see
+/// [`log`]); then the double-double sin decides (|x| < 10^6; beyond, where an exhaustive run
+/// found no ambiguous case rounded wrongly, the `f64` value is kept).
+pub fn sin(x: f32) -> f32 {
+    let y = crate::math::f64::sin(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => match crate::math::trig_dd::sin_dd(f64::from(x)) {
+            Some(d) => crate::math::rounding::dd_to_f32(d),
+            None => y as f32,
+        },
+    }
+}
+
+/// Cosine, rounded as [`sin`]: the double-double cos decides ambiguous cases for |x| < 10^6.
+pub fn cos(x: f32) -> f32 {
+    let y = crate::math::f64::cos(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => match crate::math::trig_dd::cos_dd(f64::from(x)) {
+            Some(d) => crate::math::rounding::dd_to_f32(d),
+            None => y as f32,
+        },
+    }
+}
+
 /// Correctly rounded fused multiply-add.
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     libm::fmaf(a, b, c)

@@ -1,14 +1,19 @@
 //! OpenCL.std math for `double` (OpenCL C 2.0 §6.13.2, 002 ULP table "Float64" column).
 //!
 //! Most transcendental functions come from the `libm` crate (a pure-Rust port of musl/FreeBSD
-//! msun, each within about 1 ulp, and deterministic on every host). Functions whose textbook
-//! formula would lose accuracy are written here: sinpi/cospi/tanpi (exact reduction, π applied
-//! in double-double), acospi/asinpi/atanpi/atan2pi, exp10 (`2^(x·log2 10)` with the product in
-//! double-double), pown/rootn (double-double powers), powr (OpenCL edge cases), remquo (OpenCL
-//! edge cases), and every edge case of 002 "Edge Case Behavior".
+//! msun, each within about 1 ulp, and deterministic on every host). Functions where `libm` or
+//! the textbook formula would exceed 1 ulp are written with double-double intermediates so that
+//! only the last step rounds: sinpi/cospi/tanpi (exact reduction, π applied in double-double,
+//! msun kernels with the tail of the argument), acospi/asinpi/atanpi/atan2/atan2pi
+//! ([`inverse_trig`](super::inverse_trig)), cosh/tanh/asinh/acosh/atanh (double-double exp and
+//! log of [`exp_log`](super::exp_log)), tgamma ([`gamma`](super::gamma)), erfc
+//! ([`erfc`](super::erfc)), exp10 (`2^(x·log2 10)` with the product in double-double),
+//! pown/rootn (double-double powers); also powr and remquo (OpenCL edge cases) and every edge
+//! case of 002 "Edge Case Behavior".
 
 use super::dd::{self, Dd};
-use core::f64::consts::PI;
+use super::exp_log::{self, exp_dd, expm1_dd, log1p_dd, log_dd};
+use super::inverse_trig;
 
 crate::math::dispatch_tables!(f64; unary: []; binary: []);
 crate::math::per_type_functions!(f64, u64);
@@ -16,43 +21,101 @@ crate::math::per_type_functions!(f64, u64);
 pub fn acos(x: f64) -> f64 {
     libm::acos(x)
 }
-/// acosh; NaN for x < 1 (checked here: the musl algorithm returns finite values for some
-/// large negative x).
+/// acosh(x) = log(x + sqrt(x² - 1)) with the sum in double-double (log1p of `x - 1 + sqrt(…)`
+/// below 2); NaN for x < 1, acosh(1) = +0, acosh(+∞) = +∞.
 pub fn acosh(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
     if x < 1.0 {
         return f64::NAN;
     }
-    libm::acosh(x)
+    if x.is_infinite() {
+        return x;
+    }
+    if x > 2.7e8 {
+        // log(2x) - 1/(4x²), the latter below 2^-58 relative.
+        return log_dd(x).add(exp_log::ln2()).to_f64();
+    }
+    let root = dd::two_prod(x, x).add_f64(-1.0).sqrt();
+    if x < 2.0 {
+        log1p_dd(root.add_f64(x - 1.0)).to_f64() // x - 1 exact
+    } else {
+        let w = root.add_f64(x);
+        log_dd(w.hi).add_f64(w.lo / w.hi).to_f64()
+    }
 }
 /// acos(x) / π; 002: acospi(1) = +0, NaN for |x| > 1.
 pub fn acospi(x: f64) -> f64 {
-    libm::acos(x) / PI
+    if x.is_nan() || x.abs() > 1.0 {
+        return f64::NAN + x;
+    }
+    inverse_trig::acos_dd(x).div(dd::PI).to_f64()
 }
 pub fn asin(x: f64) -> f64 {
     libm::asin(x)
 }
+/// asinh(x) = sign(x)·log(|x| + sqrt(x² + 1)), the sum carried in double-double; below 0.5 as
+/// log1p(|x| + x²/(1 + sqrt(1 + x²))).
 pub fn asinh(x: f64) -> f64 {
-    libm::asinh(x)
+    let ax = x.abs();
+    if !x.is_finite() || ax < 3.7e-9 {
+        return x; // asinh(x) = x(1 - x²/6): within half an ulp below 2^-28
+    }
+    let r = if ax > 2.7e8 {
+        // log(2|x|) + 1/(4x²), the latter below 2^-58 relative.
+        log_dd(ax).add(exp_log::ln2())
+    } else {
+        let x2 = dd::two_prod(ax, ax);
+        let root = x2.add_f64(1.0).sqrt();
+        if ax >= 0.5 {
+            let w = root.add_f64(ax);
+            log_dd(w.hi).add_f64(w.lo / w.hi)
+        } else {
+            log1p_dd(x2.div(root.add_f64(1.0)).add_f64(ax))
+        }
+    };
+    r.to_f64().copysign(x)
 }
 /// asin(x) / π; 002: asinpi(±0) = ±0, NaN for |x| > 1.
 pub fn asinpi(x: f64) -> f64 {
-    libm::asin(x) / PI
+    if x.is_nan() || x.abs() > 1.0 {
+        return f64::NAN + x;
+    }
+    if x == 0.0 {
+        return x;
+    }
+    inverse_trig::asin_dd(x).div(dd::PI).to_f64()
 }
 pub fn atan(x: f64) -> f64 {
     libm::atan(x)
 }
+/// atan2 with the final sum in double-double (C99 F.9.1.4 edge cases from `libm`).
 pub fn atan2(y: f64, x: f64) -> f64 {
-    libm::atan2(y, x)
+    if !(y.is_finite() && x.is_finite()) || y == 0.0 || x == 0.0 {
+        return libm::atan2(y, x);
+    }
+    inverse_trig::atan2_dd(y, x).to_f64()
 }
+/// atanh(x) = sign(x)·log1p(2|x| / (1 - |x|)) / 2 in double-double; 002/F.9.2.3:
+/// atanh(±1) = ±∞, NaN for |x| > 1.
 pub fn atanh(x: f64) -> f64 {
-    libm::atanh(x)
+    let ax = x.abs();
+    if x.is_nan() || ax >= 1.0 || ax < 3.7e-9 {
+        return libm::atanh(x); // the edge cases; x itself below 2^-28
+    }
+    let u = Dd::from_f64(2.0 * ax).div(dd::two_sum(1.0, -ax));
+    (0.5 * log1p_dd(u).to_f64()).copysign(x)
 }
 /// atan(x) / π; 002: atanpi(±0) = ±0, atanpi(±∞) = ±0.5.
 pub fn atanpi(x: f64) -> f64 {
     if x.is_infinite() {
         return 0.5f64.copysign(x);
     }
-    libm::atan(x) / PI
+    if x == 0.0 || x.is_nan() {
+        return x;
+    }
+    inverse_trig::atan_dd(x).div(dd::PI).to_f64()
 }
 /// atan2(y, x) / π with the 002 edge cases.
 pub fn atan2pi(y: f64, x: f64) -> f64 {
@@ -86,7 +149,7 @@ pub fn atan2pi(y: f64, x: f64) -> f64 {
             0.0f64.copysign(y)
         };
     }
-    libm::atan2(y, x) / PI
+    inverse_trig::atan2_dd(y, x).div(dd::PI).to_f64()
 }
 pub fn cbrt(x: f64) -> f64 {
     libm::cbrt(x)
@@ -97,29 +160,116 @@ pub fn ceil(x: f64) -> f64 {
 pub fn cos(x: f64) -> f64 {
     libm::cos(x)
 }
+/// cosh(x) = (e^|x| + e^-|x|)/2 with e^|x| = m·2^k in double-double, rounded once.
 pub fn cosh(x: f64) -> f64 {
-    libm::cosh(x)
+    let ax = x.abs();
+    if !x.is_finite() {
+        return ax; // NaN stays NaN, ±∞ → +∞
+    }
+    if ax < 7.4e-9 {
+        return 1.0; // 1 + x²/2 rounds to 1 below 2^-27
+    }
+    if ax > 711.0 {
+        return f64::INFINITY;
+    }
+    let (m, k) = exp_dd(Dd::from_f64(ax));
+    let sum = if k > 60 {
+        m
+    } else {
+        let inverse = Dd::from_f64(1.0).div(m).mul_pow2(libm::scalbn(1.0, -2 * k));
+        m.add(inverse)
+    };
+    // One rounding to 53 bits, then an exact scaling (or overflow).
+    libm::scalbn(sum.to_f64(), k - 1)
 }
 
-/// sin(π r) for |r| ≤ 0.25, with π r formed in double-double: sin(hi) + lo·cos(hi), where
-/// cos(hi) ≈ 1 - hi²/2 is ample for a correction term below half an ulp (|hi| ≤ π/4).
+/// msun k_sin.c / k_cos.c coefficients (sin and cos on |x| ≤ π/4).
+const SIN_S: [f64; 6] = [
+    -1.66666666666666324348e-01,
+    8.33333333332248946124e-03,
+    -1.98412698298579493134e-04,
+    2.75573137070700676789e-06,
+    -2.50507602534068634195e-08,
+    1.58969099521155010221e-10,
+];
+const COS_C: [f64; 6] = [
+    4.16666666666666019037e-02,
+    -1.38888888888741095749e-03,
+    2.48015872894767294178e-05,
+    -2.75573143513906633035e-07,
+    2.08757232129817482790e-09,
+    -1.13596475577881948265e-11,
+];
+
+/// sin(π r) for 0 ≤ r ≤ 0.25: the msun kernel on π r formed in double-double, its final
+/// sum kept unrounded until the one rounding of `to_f64`.
 fn sin_pi_small(r: f64) -> f64 {
     let a = dd::PI.mul_f64(r);
-    libm::sin(a.hi) + a.lo * (1.0 - 0.5 * a.hi * a.hi)
+    let (x, y) = (a.hi, a.lo);
+    let s = &SIN_S;
+    let z = x * x;
+    let w = z * z;
+    let p = s[1] + z * (s[2] + z * s[3]) + z * w * (s[4] + z * s[5]);
+    let v = z * x;
+    let tail = -((z * (0.5 * y - v * p) - y) - v * s[0]);
+    dd::fast_two_sum(x, tail).to_f64()
 }
 
-/// cos(π r) for |r| ≤ 0.25, with π r formed in double-double: cos(hi) - lo·sin(hi), where
-/// sin(hi) ≈ hi - hi³/6 is ample for the correction term.
+/// cos(π r) for 0 ≤ r ≤ 0.25: the msun kernel on π r in double-double, with x² exact.
 fn cos_pi_small(r: f64) -> f64 {
     let a = dd::PI.mul_f64(r);
-    libm::cos(a.hi) - a.lo * (a.hi - a.hi * a.hi * a.hi / 6.0)
+    let (x, y) = (a.hi, a.lo);
+    let c = &COS_C;
+    let zz = dd::two_prod(x, x);
+    let z = zz.hi;
+    let w = z * z;
+    let p = z * (c[0] + z * (c[1] + z * c[2])) + w * w * (c[3] + z * (c[4] + z * c[5]));
+    let hz = 0.5 * z;
+    let one_minus = 1.0 - hz;
+    let tail = ((1.0 - one_minus) - hz) + (z * p - x * y - 0.5 * zz.lo);
+    dd::fast_two_sum(one_minus, tail).to_f64()
 }
 
-/// tan(π r) for |r| ≤ 0.25, with π r formed in double-double.
-fn tan_pi_small(r: f64) -> f64 {
-    let a = dd::PI.mul_f64(r);
-    let t = libm::tan(a.hi);
-    t + a.lo * (1.0 + t * t)
+/// msun k_tan.c coefficients: tan(x) = x + x³·T0 + x⁵·(T1 + …) for |x| ≤ 0.6744.
+const TAN_T: [f64; 13] = [
+    3.33333333333334091986e-01,
+    1.33333333333201242699e-01,
+    5.39682539762260521377e-02,
+    2.18694882948595424599e-02,
+    8.86323982359930005737e-03,
+    3.59207910759131235356e-03,
+    1.45620945432529025516e-03,
+    5.88041240820264096874e-04,
+    2.46463134818469906812e-04,
+    7.81794442939557092300e-05,
+    7.14072491382608190305e-05,
+    -1.85586374855275456654e-05,
+    2.59073051863633712884e-05,
+];
+
+/// tan of a double-double `a` with 0 ≤ a ≤ 0.6744 as a double-double (the msun polynomial,
+/// its sum with `a.hi` left unrounded).
+fn tan_kernel_dd(a: Dd) -> Dd {
+    let (x, y) = (a.hi, a.lo);
+    let z = x * x;
+    let w = z * z;
+    let t = &TAN_T;
+    let r = t[1] + w * (t[3] + w * (t[5] + w * (t[7] + w * (t[9] + w * t[11]))));
+    let v = z * (t[2] + w * (t[4] + w * (t[6] + w * (t[8] + w * (t[10] + w * t[12])))));
+    let s = z * x;
+    let r = y + z * (s * (r + v) + y) + s * t[0];
+    dd::fast_two_sum(x, r)
+}
+
+/// tan(π g) for 0 ≤ g ≤ 0.25 as a double-double; above π g = 0.6742 through
+/// tan(π/4 - u) = (1 - tan u) / (1 + tan u) with u = π (0.25 - g), 0.25 - g exact.
+fn tan_pi_small_dd(g: f64) -> Dd {
+    if g <= 0.2146 {
+        return tan_kernel_dd(dd::PI.mul_f64(g));
+    }
+    let t = tan_kernel_dd(dd::PI.mul_f64(0.25 - g));
+    let one = Dd::from_f64(1.0);
+    one.sub(t).div(one.add(t))
 }
 
 /// cos(π x) with exact argument reduction; 002: cospi(±0) = 1, cospi(n + 0.5) = +0,
@@ -153,8 +303,9 @@ pub fn cospi(x: f64) -> f64 {
     }
 }
 
+/// erfc within 1 ulp: see [`erfc`](super::erfc).
 pub fn erfc(x: f64) -> f64 {
-    libm::erfc(x)
+    super::erfc::erfc(x)
 }
 pub fn erf(x: f64) -> f64 {
     libm::erf(x)
@@ -471,8 +622,17 @@ pub fn sqrt(x: f64) -> f64 {
 pub fn tan(x: f64) -> f64 {
     libm::tan(x)
 }
+/// tanh(|x|) = -e / (2 + e) with e = expm1(-2|x|) in double-double, rounded once.
 pub fn tanh(x: f64) -> f64 {
-    libm::tanh(x)
+    let ax = x.abs();
+    if x.is_nan() || ax < 3.7e-9 {
+        return x; // tanh(x) = x(1 - x²/3): within half an ulp below 2^-28
+    }
+    if ax > 22.0 {
+        return 1.0f64.copysign(x); // 1 - 2e^-44 rounds to 1; ±∞ → ±1
+    }
+    let e = expm1_dd(Dd::from_f64(-2.0 * ax));
+    e.neg().div(e.add_f64(2.0)).to_f64().copysign(x)
 }
 
 /// tan(π x) with exact argument reduction and the 002 edge cases for integers and
@@ -506,9 +666,9 @@ pub fn tanpi(x: f64) -> f64 {
             let g = if f > 0.5 { f - 1.0 } else { f };
             let ag = g.abs();
             let t = if ag <= 0.25 {
-                tan_pi_small(ag)
+                tan_pi_small_dd(ag).to_f64()
             } else {
-                1.0 / tan_pi_small(0.5 - ag)
+                Dd::from_f64(1.0).div(tan_pi_small_dd(0.5 - ag)).to_f64()
             };
             t.copysign(g)
         }
@@ -520,8 +680,9 @@ pub fn tanpi(x: f64) -> f64 {
     }
 }
 
+/// Γ(x), within 1 ulp: see [`gamma`](super::gamma).
 pub fn tgamma(x: f64) -> f64 {
-    libm::tgamma(x)
+    super::gamma::tgamma(x)
 }
 pub fn trunc(x: f64) -> f64 {
     x.trunc()

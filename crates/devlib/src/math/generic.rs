@@ -245,10 +245,18 @@ pub(crate) fn smoothstep<F: Float>(edge0: F, edge1: F, x: F) -> F {
     F::from_f64(t * t * (3.0 - 2.0 * t))
 }
 
-/// mix: `x + (y - x) * a`.
+/// mix: `x + (y - x) * a`, with `y - x` kept exact (double-double) and the product added by
+/// fma, so that `double` does not lose accuracy to cancellation; overflow of `y - x` gives
+/// what the spec's formula gives.
 pub(crate) fn mix<F: Float>(x: F, y: F, a: F) -> F {
     let (xf, yf, af) = (x.to_f64(), y.to_f64(), a.to_f64());
-    F::from_f64(xf + (yf - xf) * af)
+    let d = crate::math::dd::two_sum(yf, -xf);
+    if !d.hi.is_finite() {
+        return F::from_f64(xf + d.hi * af);
+    }
+    let r = d.hi.mul_add(af, xf);
+    // (Adding a zero tail would turn a -0 result into +0.)
+    F::from_f64(if d.lo == 0.0 { r } else { r + d.lo * af })
 }
 
 /// degrees: `(180 / π) × r`.

@@ -12,10 +12,16 @@
 //!   inherit them from the `f64` functions because widening and narrowing preserve ±0, ±∞, NaN.
 
 pub(crate) mod dd;
+pub(crate) mod erfc;
+pub(crate) mod exp_log;
 pub mod f16;
 pub mod f32;
 pub mod f64;
+pub(crate) mod gamma;
 pub(crate) mod generic;
+pub(crate) mod inverse_trig;
+pub(crate) mod rounding;
+pub(crate) mod trig_dd;
 
 pub use generic::{FP_ILOGB0, FP_ILOGBNAN};
 
@@ -209,9 +215,9 @@ pub(crate) use narrow_binary;
 macro_rules! narrow_functions {
     ($t:ty) => {
         $crate::math::narrow_unary!($t;
-            acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cos, cosh,
-            cospi, erfc, erf, exp, exp2, exp10, expm1, floor, lgamma, log, log2, log10, log1p,
-            rint, round, rsqrt, sin, sinh, sinpi, sqrt, tan, tanh, tanpi, tgamma, trunc,
+            acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
+            cospi, erfc, erf, exp, exp2, exp10, expm1, floor, lgamma, log2, log10, log1p,
+            rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, tgamma, trunc,
         );
         $crate::math::narrow_binary!($t;
             atan2, atan2pi, fdim, fmod, hypot, pow, powr, remainder,

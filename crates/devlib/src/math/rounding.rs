@@ -1,0 +1,52 @@
+//! Correct rounding of `float` results computed in `f64`: the rounding test (is the `f64`
+//! value far enough from a midpoint between two floats for its small error not to matter?) and
+//! the correct rounding of a double-double value to `f32`, the fallback of that test.
+
+use super::dd::Dd;
+
+/// How many `f64` ulps from a float midpoint count as ambiguous: the `f64` functions used with
+/// this test are within 1 ulp, this leaves a margin.
+const AMBIGUOUS_F64_ULPS: i64 = 4;
+
+/// `y` rounded to `f32` when that is certainly the correctly rounded value of any number within
+/// `AMBIGUOUS_F64_ULPS` f64 ulps of `y`; `None` when `y` is that close to a midpoint. Results
+/// outside the normal `f32` range (zero, subnormal, overflow, NaN) are returned as rounded.
+pub(crate) fn f64_to_f32_if_unambiguous(y: f64) -> Option<f32> {
+    let r = y as f32;
+    if !r.is_normal() || !y.is_normal() || y.abs() < f64::from(f32::MIN_POSITIVE) {
+        return Some(r);
+    }
+    // The 29 low mantissa bits are what rounding to 24 bits drops; 2^28 is the midpoint.
+    let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
+    if (low - (1 << 28)).abs() <= AMBIGUOUS_F64_ULPS {
+        None
+    } else {
+        Some(r)
+    }
+}
+
+/// `hi + lo` correctly rounded to `f32` (for values in the normal `f32` range; `lo` far below
+/// an ulp of `hi`).
+pub(crate) fn dd_to_f32(d: Dd) -> f32 {
+    if d.hi < 0.0 {
+        return -dd_to_f32(d.neg());
+    }
+    let f = d.hi as f32;
+    if !f.is_finite() || f == 0.0 {
+        return f;
+    }
+    // hi - f is exact (hi is within half a float ulp of f); err is hi + lo - f.
+    let err = (d.hi - f64::from(f)) + d.lo;
+    if err > 0.0 {
+        let up = f32::from_bits(f.to_bits() + 1);
+        if err > 0.5 * (f64::from(up) - f64::from(f)) {
+            return up;
+        }
+    } else if err < 0.0 {
+        let down = f32::from_bits(f.to_bits() - 1);
+        if -err > 0.5 * (f64::from(f) - f64::from(down)) {
+            return down;
+        }
+    }
+    f
+}

@@ -1,0 +1,25 @@
+//! The float inputs where the `f64` log and sin, rounded once to float, land on the wrong side
+//! of a midpoint (found by scanning all 2^32 floats; the expected values are MPFR's correctly
+//! rounded results at 200 bits): devlib's rounding test must send them to the double-double
+//! path and return the correctly rounded float.
+
+use devlib::math::f32 as m;
+
+#[test]
+fn log_hard_cases_are_correctly_rounded() {
+    for (bits, expected) in [
+        (0x3c41_3d3a_u32, -4.4401317f32),
+        (0x6f31_a8ec, 66.17683),
+        (0x4117_8feb, 2.2484071),
+        (0x4c5d_65a5, 17.876608),
+        (0x65d8_90d3, 53.20505),
+    ] {
+        assert_eq!(m::log(f32::from_bits(bits)), expected, "log({bits:#x})");
+    }
+}
+
+#[test]
+fn sin_hard_cases_are_correctly_rounded() {
+    assert_eq!(m::sin(f32::from_bits(0x4619_9998)), -0.34761325);
+    assert_eq!(m::sin(f32::from_bits(0xc619_9998)), 0.34761325);
+}
