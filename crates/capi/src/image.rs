@@ -206,10 +206,22 @@ unsafe fn create_image(
     // SAFETY: a readable cl_image_desc.
     let d = unsafe { *desc };
     let ty = image_type(d.image_type).ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
-    // "num_mip_levels and num_samples must be 0" (mipmaps and multi-sampling are extensions
-    // oxcl does not report).
-    if d.num_mip_levels != 0 || d.num_samples != 0 {
+    // "num_samples must be 0" (multi-sampling is an extension oxcl does not report).
+    if d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    // cl_khr_mipmap_image (API 5.3.1.2 "Mipmap Images"): "CL_MEM_USE_HOST_PTR or
+    // CL_MEM_COPY_HOST_PTR cannot be specified if a mipmapped image is created. The host_ptr
+    // argument to clCreateImage must be a NULL value" (the error is not specified: oxcl returns
+    // CL_INVALID_HOST_PTR), and a mipmapped image is not created from a memory object.
+    let mipmapped = d.num_mip_levels > 1;
+    if mipmapped {
+        if !host_ptr.is_null() || flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
+            return Err(CL_INVALID_HOST_PTR);
+        }
+        if !d.mem_object.is_null() {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
     }
     // "mem_object ... must be NULL" unless a 1D image buffer or a 2D image from a buffer or
     // another 2D image; a 1D image buffer needs one.
@@ -359,6 +371,8 @@ unsafe fn create_image(
             shape,
             runtime::ImageSource::Copy(data, pitches),
         )
+    } else if mipmapped {
+        runtime::Image::new_mipmapped(rt, access, format, shape, d.num_mip_levels)
     } else {
         runtime::Image::new(rt, access, format, shape, runtime::ImageSource::Zeroed)
     }
@@ -597,7 +611,9 @@ pub unsafe extern "C" fn clGetImageInfo(
                     .filter(|_| t == ImageType::Image1DBuffer)
                     .map_or(std::ptr::null_mut(), |(p, _)| Obj::handle(p)),
             )),
-            CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Ok(InfoValue::u32(0)),
+            // "Return num_mip_levels associated with image" (0 when not mipmapped).
+            CL_IMAGE_NUM_MIP_LEVELS => Ok(InfoValue::u32(img.mip_levels())),
+            CL_IMAGE_NUM_SAMPLES => Ok(InfoValue::u32(0)),
             // "CL_INVALID_VALUE if param_name is not valid".
             _ => Err(CL_INVALID_VALUE),
         };
@@ -623,9 +639,12 @@ fn command_image(
 /// written specified by origin and region is out of bounds or if ptr is a NULL value", "if
 /// values in origin and region do not follow rules described in the argument description".
 fn check_region(image: &runtime::Image, origin: [usize; 3], region: [usize; 3]) -> ClResult<()> {
-    image
-        .check_region(origin, region)
-        .map_err(|_| CL_INVALID_VALUE)
+    // cl_khr_mipmap_image: "CL_INVALID_MIP_LEVEL if ... the mip level specified in origin is
+    // not a valid level for image".
+    image.check_region(origin, region).map_err(|e| match e {
+        runtime::Error::InvalidMipLevel(_) => CL_INVALID_MIP_LEVEL,
+        _ => CL_INVALID_VALUE,
+    })
 }
 
 /// The host pitches of a read or write: "CL_INVALID_VALUE if image is a 1D or 2D image and

@@ -193,7 +193,12 @@ impl Device {
             "__opencl_c_read_write_images",
             "__opencl_c_3d_image_writes",
         ];
-        const IMAGE_EXTENSIONS: [&str; 2] = ["cl_khr_3d_image_writes", "cl_khr_depth_images"];
+        const IMAGE_EXTENSIONS: [&str; 4] = [
+            "cl_khr_3d_image_writes",
+            "cl_khr_depth_images",
+            "cl_khr_mipmap_image",
+            "cl_khr_mipmap_image_writes",
+        ];
         self.image_support = on;
         self.features
             .retain(|f| !IMAGE_FEATURES.contains(&f.as_str()));

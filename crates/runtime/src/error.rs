@@ -53,6 +53,8 @@ pub enum Error {
     InvalidImageSize(String),
     #[error("invalid image descriptor: {0}")]
     InvalidImageDescriptor(String),
+    #[error("invalid mip level: {0}")]
+    InvalidMipLevel(String),
     #[error("invalid image format descriptor: {0}")]
     InvalidImageFormatDescriptor(String),
     #[error("image format not supported: {0}")]
@@ -92,6 +94,7 @@ impl Error {
             Error::InvalidOperation(_) => -59,
             Error::InvalidImageSize(_) => -40,
             Error::InvalidImageDescriptor(_) => -65,
+            Error::InvalidMipLevel(_) => -62,
             Error::InvalidImageFormatDescriptor(_) => -39,
             Error::ImageFormatNotSupported(_) => -10,
             Error::ImageFormatMismatch => -9,

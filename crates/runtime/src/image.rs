@@ -383,6 +383,65 @@ impl Image {
         }
     }
 
+    /// `cl_khr_mipmap_image`: a zero-filled image with `mip_levels` mip levels (API 5.3.1.2
+    /// "Mipmap Images": the host pointer must be NULL, so the image starts zeroed; 1 level is
+    /// an ordinary image). Level `l` is `max(1, size >> l)` in each dimension; the memory holds
+    /// every level as [`ImageDesc::level_layout`] says.
+    pub fn new_mipmapped(
+        context: &Context,
+        access: ImageAccess,
+        format: ImageFormat,
+        shape: ImageShape,
+        mip_levels: u32,
+    ) -> Result<Image> {
+        let image = Image::new(context, access, format, shape, ImageSource::Zeroed)?;
+        if mip_levels <= 1 {
+            return Ok(image);
+        }
+        let d = *image.desc();
+        // "Mip-mapped images cannot be created for CL_MEM_OBJECT_IMAGE1D_BUFFER images, depth
+        // images or multi-sampled (i.e. msaa) images."
+        if d.image_type == ImageType::Image1DBuffer || format.order() == ChannelOrder::Depth {
+            return Err(Error::InvalidImageDescriptor(format!(
+                "a {:?} of {:?} cannot be mipmapped",
+                d.image_type,
+                format.order()
+            )));
+        }
+        // Each level halves the largest dimension: at most log2(max dimension) + 1 levels.
+        let largest = match d.image_type {
+            ImageType::Image3D => d.width.max(d.height).max(d.depth),
+            ImageType::Image2D | ImageType::Image2DArray => d.width.max(d.height),
+            _ => d.width,
+        };
+        let max_levels = usize::BITS - largest.leading_zeros();
+        if mip_levels > max_levels {
+            return Err(Error::InvalidImageDescriptor(format!(
+                "{mip_levels} mip levels for a largest dimension of {largest} (at most {max_levels})"
+            )));
+        }
+        let mut desc = d;
+        desc.mip_levels = mip_levels;
+        let storage = Buffer::new(context, mem_flags(access), desc.byte_len())?;
+        Ok(Image {
+            inner: Arc::new(ImageInner {
+                storage,
+                desc,
+                access,
+                buffer: None,
+            }),
+        })
+    }
+
+    /// `CL_IMAGE_NUM_MIP_LEVELS`: 0 for an image that is not mipmapped.
+    pub fn mip_levels(&self) -> u32 {
+        if self.inner.desc.mip_levels > 1 {
+            self.inner.desc.mip_levels
+        } else {
+            0
+        }
+    }
+
     unsafe fn create(
         context: &Context,
         access: ImageAccess,
@@ -545,6 +604,11 @@ impl Image {
         shape: ImageShape,
     ) -> Result<Image> {
         let d = stored.desc();
+        if d.mip_levels > 1 {
+            return Err(Error::InvalidImageDescriptor(
+                "an image view of a mipmapped image is not supported".into(),
+            ));
+        }
         if d.image_type != ImageType::Image2D
             || shape.image_type != ImageType::Image2D
             || shape.width != d.width
@@ -623,19 +687,53 @@ impl Image {
     /// `(width, height, depth)` in texels of the addressable region: height is the layer count
     /// of a 1D array and depth that of a 2D array (the `region` of a whole image).
     pub fn full_region(&self) -> [usize; 3] {
+        self.level_region(0)
+    }
+
+    /// `full_region` of mip `level`.
+    pub fn level_region(&self, level: u32) -> [usize; 3] {
         let d = &self.inner.desc;
+        let [w, h, dep] = d.level_size(level);
         match d.image_type {
-            ImageType::Image1D | ImageType::Image1DBuffer => [d.width, 1, 1],
-            ImageType::Image1DArray => [d.width, d.array_size, 1],
-            ImageType::Image2D => [d.width, d.height, 1],
-            ImageType::Image2DArray => [d.width, d.height, d.array_size],
-            ImageType::Image3D => [d.width, d.height, d.depth],
+            ImageType::Image1D | ImageType::Image1DBuffer => [w, 1, 1],
+            ImageType::Image1DArray => [w, d.array_size, 1],
+            ImageType::Image2D => [w, h, 1],
+            ImageType::Image2DArray => [w, h, d.array_size],
+            ImageType::Image3D => [w, h, dep],
         }
+    }
+
+    /// The mip level an `origin` addresses and the origin within that level (API 5.3
+    /// "Specifying Mipmap Levels to Image Operations": "If image is a 1D image, origin[1]
+    /// specifies the mip level to use"; for a 1D image array and a 2D image, origin[2]). A 2D
+    /// array or 3D image names its level in origin[3], which a 3-element origin lacks: host
+    /// commands on those reach level 0 only. Images that are not mipmapped: level 0.
+    pub fn locate(&self, origin: [usize; 3]) -> Result<(u32, [usize; 3])> {
+        let d = &self.inner.desc;
+        let slot = match d.image_type {
+            _ if d.mip_levels <= 1 => return Ok((0, origin)),
+            ImageType::Image1D => 1,
+            ImageType::Image1DArray | ImageType::Image2D => 2,
+            _ => return Ok((0, origin)),
+        };
+        let level = origin[slot];
+        if level >= d.mip_levels as usize {
+            return Err(Error::InvalidMipLevel(format!(
+                "level {level} of an image with {} levels",
+                d.mip_levels
+            )));
+        }
+        let mut inside = origin;
+        inside[slot] = 0;
+        Ok((level as u32, inside))
     }
 
     /// API 5.3.3: the origin and region rules of the image's type ("If image is a 2D image
     /// object, origin[2] must be 0 ... region[2] must be 1", the region nonzero) and in bounds.
+    /// For a mipmapped image, the level named in `origin` (see [`Image::locate`]) must exist and
+    /// the region lie in that level.
     pub fn check_region(&self, origin: [usize; 3], region: [usize; 3]) -> Result<()> {
+        let (level, origin) = self.locate(origin)?;
         if region.contains(&0) {
             return Err(Error::InvalidValue(format!(
                 "region {region:?} has a zero size"
@@ -654,7 +752,7 @@ impl Image {
                 )));
             }
         }
-        let full = self.full_region();
+        let full = self.level_region(level);
         for d in 0..3 {
             if origin[d]
                 .checked_add(region[d])
@@ -668,10 +766,14 @@ impl Image {
         Ok(())
     }
 
-    /// The byte offset of the first texel of row `y`, slice `z` of a region at `origin`.
+    /// The byte offset of the first texel of row `y`, slice `z` of a region at `origin` (in the
+    /// mip level `origin` names).
     fn row_offset(&self, origin: [usize; 3], y: usize, z: usize) -> usize {
         let d = &self.inner.desc;
-        d.texel_offset(0, origin[0], origin[1] + y, origin[2] + z)
+        let Ok((level, origin)) = self.locate(origin) else {
+            return usize::MAX;
+        };
+        d.texel_offset(level, origin[0], origin[1] + y, origin[2] + z)
             .unwrap_or(usize::MAX)
     }
 
@@ -769,7 +871,11 @@ impl Image {
         // must be valid for both.
         src.check_region(src_origin, region)?;
         self.check_region(dst_origin, region)?;
-        if self.same(src) && (0..3).all(|d| ranges_overlap(src_origin[d], dst_origin[d], region[d]))
+        let (src_level, src_at) = src.locate(src_origin)?;
+        let (dst_level, dst_at) = self.locate(dst_origin)?;
+        if self.same(src)
+            && src_level == dst_level
+            && (0..3).all(|d| ranges_overlap(src_at[d], dst_at[d], region[d]))
         {
             return Err(Error::CopyOverlap);
         }
@@ -857,11 +963,13 @@ impl Image {
         let offset = self.row_offset(origin, 0, 0);
         // SAFETY: the offset lies within the image's memory (check_region).
         let ptr = unsafe { self.inner.storage.host_address().add(offset) };
+        let (level, _) = self.locate(origin)?;
+        let (_, row_pitch, slice_pitch) = d.level_layout(level);
         let slice = match d.image_type {
             ImageType::Image1D | ImageType::Image1DBuffer | ImageType::Image2D => 0,
-            _ => d.slice_pitch,
+            _ => slice_pitch,
         };
-        Ok((ptr, d.row_pitch, slice))
+        Ok((ptr, row_pitch, slice))
     }
 
     /// The argument a launch passes to the engines, for a launch that holds the storage's lock.
