@@ -98,8 +98,9 @@ pub unsafe extern "C" fn clCreateSampler(
 
 /// `clCreateSamplerWithProperties` (API 5.8.1): "CL_INVALID_VALUE if the property name in
 /// sampler_properties is not a supported property name, if the value specified for a supported
-/// property name is not valid, or if the same property name is specified more than once." The
-/// mipmap properties of `cl_khr_mipmap_image` are not supported.
+/// property name is not valid, or if the same property name is specified more than once." Of the
+/// mipmap properties of `cl_khr_mipmap_image`, only `CL_SAMPLER_MIP_FILTER_MODE` =
+/// `CL_FILTER_NEAREST` is supported.
 pub unsafe extern "C" fn clCreateSamplerWithProperties(
     context: cl_context,
     properties: *const cl_sampler_properties,
@@ -131,6 +132,11 @@ pub unsafe extern "C" fn clCreateSamplerWithProperties(
                         }
                         CL_SAMPLER_ADDRESSING_MODE => sampler.addressing = addressing(value)?,
                         CL_SAMPLER_FILTER_MODE => sampler.filter = filter(value)?,
+                        // cl_khr_mipmap_image: the engines take the nearest level of a lod,
+                        // so CL_FILTER_NEAREST (the default) is the one mip filter supported;
+                        // the lod clamps CL_SAMPLER_LOD_MIN/MAX are not.
+                        CL_SAMPLER_MIP_FILTER_MODE
+                            if value == CL_FILTER_NEAREST as cl_sampler_properties => {}
                         _ => return Err(CL_INVALID_VALUE),
                     }
                     list.extend([name, value]);
@@ -177,6 +183,7 @@ pub unsafe extern "C" fn clGetSamplerInfo(
                 FilterMode::Nearest => CL_FILTER_NEAREST,
                 FilterMode::Linear => CL_FILTER_LINEAR,
             })),
+            CL_SAMPLER_MIP_FILTER_MODE => Ok(InfoValue::u32(CL_FILTER_NEAREST)),
             CL_SAMPLER_PROPERTIES => Ok(InfoValue::pod(&s.properties)),
             // "CL_INVALID_VALUE if param_name is not valid".
             _ => Err(CL_INVALID_VALUE),

@@ -3,8 +3,9 @@
 
 pub use devlib::image::{AddressingMode, FilterMode};
 
-/// A sampler (`clCreateSamplerWithProperties`). Samplers without mipmaps: the mip filter
-/// properties of `cl_khr_mipmap_image` are not supported.
+/// A sampler (`clCreateSamplerWithProperties`). Mipmapped reads take the nearest level of an
+/// explicit lod (the `CL_FILTER_NEAREST` mip filter); linear mip filtering and the lod clamps of
+/// `cl_khr_mipmap_image` are not supported.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Sampler {
     pub normalized_coords: bool,
