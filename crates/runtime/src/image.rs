@@ -408,6 +408,16 @@ impl Image {
                 format.order()
             )));
         }
+        // API 5.3 "Specifying Mipmap Levels to Image Operations": a 2D array or 3D image names
+        // its level in origin[3], beyond the 3-element origins of this runtime's host commands,
+        // so such images could not be read or written level by level from the host.
+        if matches!(d.image_type, ImageType::Image2DArray | ImageType::Image3D) {
+            return Err(Error::InvalidImageDescriptor(format!(
+                "mipmapped {:?} images are not supported yet (host commands cannot address \
+                 their levels)",
+                d.image_type
+            )));
+        }
         // Each level halves the largest dimension: at most log2(max dimension) + 1 levels.
         let largest = match d.image_type {
             ImageType::Image3D => d.width.max(d.height).max(d.depth),
@@ -706,8 +716,8 @@ impl Image {
     /// The mip level an `origin` addresses and the origin within that level (API 5.3
     /// "Specifying Mipmap Levels to Image Operations": "If image is a 1D image, origin[1]
     /// specifies the mip level to use"; for a 1D image array and a 2D image, origin[2]). A 2D
-    /// array or 3D image names its level in origin[3], which a 3-element origin lacks: host
-    /// commands on those reach level 0 only. Images that are not mipmapped: level 0.
+    /// array or 3D image would name its level in origin[3]; those are not created mipmapped
+    /// (see [`Image::new_mipmapped`]). Images that are not mipmapped: level 0.
     pub fn locate(&self, origin: [usize; 3]) -> Result<(u32, [usize; 3])> {
         let d = &self.inner.desc;
         let slot = match d.image_type {

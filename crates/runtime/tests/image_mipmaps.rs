@@ -151,6 +151,17 @@ fn creation_rules_and_level_sizes() {
     let depth = ImageFormat::new(ChannelOrder::Depth, ChannelType::Float).unwrap();
     let d = Image::new_mipmapped(&ctx, ImageAccess::ReadWrite, depth, shape2d(8, 4), 2);
     assert!(matches!(d, Err(Error::InvalidImageDescriptor(_))));
+    // Mipmapped 3D images are refused with a clear error (their level would be origin[3]).
+    let shape3d = ImageShape {
+        image_type: ImageType::Image3D,
+        depth: 4,
+        ..shape2d(8, 4)
+    };
+    let e = Image::new_mipmapped(&ctx, ImageAccess::ReadWrite, r_float(), shape3d, 2);
+    assert!(
+        matches!(&e, Err(Error::InvalidImageDescriptor(m)) if m.contains("not supported yet")),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -220,11 +231,22 @@ __kernel void mips(read_only image2d_t src, write_only image2d_t dst) {
 #[test]
 fn kernel_reads_and_writes_each_level() {
     let ctx = context();
+    // oxcl's own compiler, then clang + llvm-spirv when installed.
+    let from_source = Program::from_source(&ctx, MIP_KERNEL, "mips.cl");
+    if let Err(e) = from_source.build("-cl-std=CL2.0") {
+        panic!("clc: {e}");
+    }
+    run_mip_kernel(&ctx, &from_source);
     let Some(il) = spirv(MIP_KERNEL, "mips") else {
         return;
     };
     let program = Program::from_il(&ctx, &il).unwrap();
     program.build("").unwrap();
+    run_mip_kernel(&ctx, &program);
+}
+
+fn run_mip_kernel(ctx: &Context, program: &Program) {
+    let ctx = ctx.clone();
     let kernel = program.kernel("mips").unwrap();
     let src = mipmapped(&ctx);
     fill_levels(&src);

@@ -146,7 +146,9 @@ impl<'a> Emitter<'a> {
 
     fn read_image(&mut self, name: &str, elem: Scalar, args: &[Expr], span: Span) -> Option<Val> {
         self.check_images(span)?;
-        if args.len() != 2 && args.len() != 3 {
+        // cl_khr_mipmap_image: `read_image{f,i,ui}(image, sampler, coord, float lod)`.
+        let with_lod = args.len() == 4 && self.has_extension("cl_khr_mipmap_image");
+        if args.len() != 2 && args.len() != 3 && !with_lod {
             self.error(span, format!("no matching function for call to '{name}'"));
             return None;
         }
@@ -175,7 +177,7 @@ impl<'a> Emitter<'a> {
             elem
         };
         let v4 = self.spv_type(&Type::Vector(spv_elem, 4));
-        let texel = if args.len() == 3 {
+        let texel = if args.len() >= 3 {
             if it.access != ImageAccess::ReadOnly {
                 self.error(
                     args[0].span,
@@ -194,7 +196,13 @@ impl<'a> Emitter<'a> {
                 st,
                 vec![Operand::Id(img.id), Operand::Id(sampler)],
             );
-            let zero = self.float_const(Scalar::Float, 0.0);
+            let lod = if with_lod {
+                let v = self.rvalue(&args[3])?;
+                self.implicit_convert(v, &Type::Scalar(Scalar::Float), args[3].span, "passing")?
+                    .id
+            } else {
+                self.float_const(Scalar::Float, 0.0)
+            };
             self.inst(
                 Op::ImageSampleExplicitLod,
                 v4,
@@ -202,7 +210,7 @@ impl<'a> Emitter<'a> {
                     Operand::Id(si),
                     Operand::Id(coord.id),
                     Operand::Int(spv::ImageOperands::LOD.0),
-                    Operand::Id(zero),
+                    Operand::Id(lod),
                 ],
             )
         } else {
@@ -234,8 +242,10 @@ impl<'a> Emitter<'a> {
 
     fn write_image(&mut self, name: &str, elem: Scalar, args: &[Expr], span: Span) -> Option<Val> {
         self.check_images(span)?;
-        if args.len() != 3 {
-            self.error(span, format!("no matching function for call to '{name}' (mipmapped writes are not supported yet)"));
+        // cl_khr_mipmap_image_writes: `write_image{f,i,ui}(image, coord, int lod, color)`.
+        let with_lod = args.len() == 4 && self.has_extension("cl_khr_mipmap_image_writes");
+        if args.len() != 3 && !with_lod {
+            self.error(span, format!("no matching function for call to '{name}'"));
             return None;
         }
         let (img, it) = self.image_arg(name, &args[0])?;
@@ -264,16 +274,19 @@ impl<'a> Emitter<'a> {
         } else {
             Type::Vector(elem, 4)
         };
-        let color = self.rvalue(&args[2])?;
-        let color = self.implicit_convert(color, &color_ty, args[2].span, "passing")?;
-        self.b.inst_no_result(
-            Op::ImageWrite,
-            vec![
-                Operand::Id(img.id),
-                Operand::Id(coord.id),
-                Operand::Id(color.id),
-            ],
-        );
+        let mut operands = vec![Operand::Id(img.id), Operand::Id(coord.id)];
+        let color_arg = if with_lod { &args[3] } else { &args[2] };
+        let color = self.rvalue(color_arg)?;
+        let color = self.implicit_convert(color, &color_ty, color_arg.span, "passing")?;
+        operands.push(Operand::Id(color.id));
+        if with_lod {
+            let lod = self.rvalue(&args[2])?;
+            let lod = self.implicit_convert(lod, &Type::INT, args[2].span, "passing")?;
+            // env 7.2.10: OpImageWrite takes a Lod operand with cl_khr_mipmap_image_writes.
+            operands.push(Operand::Int(spv::ImageOperands::LOD.0));
+            operands.push(Operand::Id(lod.id));
+        }
+        self.b.inst_no_result(Op::ImageWrite, operands);
         Some(Val {
             id: self.b.id(),
             ty: Type::Void,

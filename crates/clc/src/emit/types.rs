@@ -100,6 +100,11 @@ impl<'a> Emitter<'a> {
 
     /// Writes to 3D images: `cl_khr_3d_image_writes` (OpenCL C 1.x/2.0), the
     /// `__opencl_c_3d_image_writes` feature in 3.0.
+    /// The target device supports extension `name`.
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.target.extensions.iter().any(|e| e == name)
+    }
+
     pub fn image3d_writes_allowed(&self) -> bool {
         if self.opts.cl_version >= 300 {
             self.target
