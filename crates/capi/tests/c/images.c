@@ -440,10 +440,20 @@ static void creation_errors(cl_context ctx) {
     d.image_type = CL_MEM_OBJECT_BUFFER;
     clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
     CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "buffer type %d", err);
+    /* cl_khr_mipmap_image: a 4x4 image has at most log2(4) + 1 = 3 levels. */
     d = desc;
     d.num_mip_levels = 2;
+    cl_mem mip = clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
+    CHECK(err == CL_SUCCESS, "2 mip levels %d", err);
+    clReleaseMemObject(mip);
+    d.num_mip_levels = 4;
     clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
-    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "mip levels %d", err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "4 mip levels of a 4x4 image %d", err);
+    /* Mipmapped 3D images are not supported yet: a clear descriptor error. */
+    cl_image_desc m3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 4, .image_height = 4,
+                        .image_depth = 4, .num_mip_levels = 2};
+    clCreateImage(ctx, 0, &fmt, &m3, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "mipmapped 3D image %d", err);
     d = desc;
     d.image_row_pitch = 16;
     clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
