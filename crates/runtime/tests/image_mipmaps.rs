@@ -216,7 +216,8 @@ __kernel void mips(read_only image2d_t src, write_only image2d_t dst) {
     const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |
                         CLK_FILTER_NEAREST;
     int x = get_global_id(0), y = get_global_id(1);
-    for (int l = 0; l < 4; l++) {
+    int levels = get_image_num_mip_levels(src);
+    for (int l = 0; l < levels; l++) {
         int w = max(get_image_width(src) >> l, 1);
         int h = max(get_image_height(src) >> l, 1);
         if (x < w && y < h) {

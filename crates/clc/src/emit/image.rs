@@ -398,6 +398,12 @@ impl<'a> Emitter<'a> {
                 let id = self.inst(Op::CompositeConstruct, t, parts);
                 Some(Val { id, ty: ret })
             }
+            // cl_khr_mipmap_image: `int get_image_num_mip_levels(image)` → OpImageQueryLevels.
+            "get_image_num_mip_levels" if self.has_extension("cl_khr_mipmap_image") => {
+                let t = self.scalar_ty(Scalar::UInt);
+                let id = self.inst(Op::ImageQueryLevels, t, vec![Operand::Id(img.id)]);
+                Some(int(id))
+            }
             "get_image_channel_data_type" | "get_image_channel_order" => {
                 let (op, base) = if name == "get_image_channel_data_type" {
                     (Op::ImageQueryFormat, CHANNEL_DATA_TYPE_BASE)
