@@ -3,7 +3,6 @@
 //! `clEnqueueUnmapMemObject` in `memory`). The image work itself is `runtime::Image`.
 
 use std::ffi::c_void;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use runtime::{ChannelOrder, ChannelType, HostPitches, ImageAccess, ImageFormat, ImageType};
@@ -14,8 +13,8 @@ use crate::entry::{code, guard, guard_create, ClResult, HostPtr};
 use crate::handle::Obj;
 use crate::info::{answer, InfoValue};
 use crate::memory::{
-    check_flags, check_host_read, check_host_write, command_buffer, command_mem, forget_mapping,
-    new_mem, triple, MemObj, ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS,
+    check_flags, check_host_read, check_host_write, check_map_access, command_buffer, command_mem,
+    new_mem, submit_map, triple, MemObj, ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS,
 };
 use crate::queue::{begin, Command, QueueObj};
 use crate::types::*;
@@ -1012,17 +1011,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
         if needs_slice && image_slice_pitch.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        // "CL_INVALID_OPERATION if image has been created with CL_MEM_HOST_WRITE_ONLY or
-        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if image has been created
-        // with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
-        // CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
-        if (map_flags & CL_MAP_READ != 0
-            && m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-            || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-                && m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
+        check_map_access(&m, map_flags)?;
         let (address, row, slice) = img.map(origin, region).map_err(|_| CL_INVALID_VALUE)?;
         // SAFETY: writable size_t's (checked non-null; the slice pitch may be null for 1D/2D).
         unsafe {
@@ -1032,23 +1021,14 @@ pub unsafe extern "C" fn clEnqueueMapImage(
             }
         }
         let address = address as *mut c_void;
-        m.map_count.fetch_add(1, Ordering::SeqCst);
-        m.mappings
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(address as usize);
-        let command = Command {
-            queue: &q,
-            command_type: CL_COMMAND_MAP_IMAGE,
+        submit_map(
+            &q,
+            &m,
+            address,
+            CL_COMMAND_MAP_IMAGE,
             wait_for,
-            blocking: blocking_map != 0,
-            event_out: event,
-            kind: runtime::commands::CommandKind::Command,
-        };
-        if let Err(e) = command.submit(Box::new(|| Ok(()))) {
-            forget_mapping(&m, address as usize);
-            return Err(e);
-        }
-        Ok(address)
+            blocking_map != 0,
+            event,
+        )
     })
 }

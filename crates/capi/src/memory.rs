@@ -11,6 +11,7 @@ use runtime::RectLayout;
 use crate::consts::*;
 use crate::context::{ContextObj, DestructorCallbacks};
 use crate::entry::{code, guard, guard_create, ClResult, HostPtr};
+use crate::event::EventObj;
 use crate::handle::{ClObject, Kind, Obj};
 use crate::info::{answer, InfoValue};
 use crate::queue::{begin, Command, QueueObj};
@@ -922,38 +923,65 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         {
             return Err(CL_INVALID_VALUE);
         }
-        // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
-        // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if buffer has been created
-        // with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
-        // CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
-        if (map_flags & CL_MAP_READ != 0
-            && m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-            || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-                && m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
+        check_map_access(&m, map_flags)?;
         // SAFETY: in bounds (checked).
         let address = unsafe { m.buffer.host_address().add(offset) } as *mut c_void;
-        m.map_count.fetch_add(1, Ordering::SeqCst);
-        m.mappings
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(address as usize);
-        let command = Command {
-            queue: &q,
-            command_type: CL_COMMAND_MAP_BUFFER,
+        submit_map(
+            &q,
+            &m,
+            address,
+            CL_COMMAND_MAP_BUFFER,
             wait_for,
-            blocking: blocking_map != 0,
-            event_out: event,
-            kind: runtime::commands::CommandKind::Command,
-        };
-        if let Err(e) = command.submit(Box::new(|| Ok(()))) {
-            forget_mapping(&m, address as usize);
-            return Err(e);
-        }
-        Ok(address)
+            blocking_map != 0,
+            event,
+        )
     })
+}
+
+/// API 5.2.3 / 5.3.6: "CL_INVALID_OPERATION if buffer [image] has been created with
+/// CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if
+/// buffer [image] has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and
+/// CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
+pub(crate) fn check_map_access(m: &MemObj, map_flags: cl_map_flags) -> ClResult<()> {
+    if (map_flags & CL_MAP_READ != 0
+        && m.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+        || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+            && m.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(())
+}
+
+/// Records the mapping of `address` in `m` (so unmapping it is valid) and enqueues the map
+/// command; a failed enqueue forgets the mapping again.
+pub(crate) fn submit_map(
+    q: &Arc<Obj<QueueObj>>,
+    m: &MemObj,
+    address: *mut c_void,
+    command_type: cl_uint,
+    wait_for: Vec<Arc<Obj<EventObj>>>,
+    blocking: bool,
+    event: *mut cl_event,
+) -> ClResult<*mut c_void> {
+    m.map_count.fetch_add(1, Ordering::SeqCst);
+    m.mappings
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(address as usize);
+    let command = Command {
+        queue: q,
+        command_type,
+        wait_for,
+        blocking,
+        event_out: event,
+        kind: runtime::commands::CommandKind::Command,
+    };
+    if let Err(e) = command.submit(Box::new(|| Ok(()))) {
+        forget_mapping(m, address as usize);
+        return Err(e);
+    }
+    Ok(address)
 }
 
 pub(crate) fn forget_mapping(m: &MemObj, address: usize) -> bool {
