@@ -367,7 +367,7 @@ fn inputs(from: ScalarKind, samples: usize, rng: &mut Rng) -> Vec<u64> {
     for _ in 0..samples {
         let r = rng.next_u64();
         // Half the samples in the low range of magnitudes, where roundings differ most often.
-        let b = if out.len() % 2 == 0 {
+        let b = if out.len() & 1 == 0 {
             r
         } else {
             r >> (r % u64::from(width))

@@ -129,6 +129,8 @@ pub struct FunctionReport {
     pub worst: Option<(Input, Output)>,
     /// Inputs tried.
     pub tried: u64,
+    /// Inputs whose error exceeds 0.5 ulp (not correctly rounded).
+    pub misrounded: u64,
     /// Inputs whose result breaks an exact edge-case rule.
     pub special_failures: u64,
     /// The first such input and what is wrong.
@@ -156,6 +158,7 @@ struct Tally {
     max_error: f64,
     worst: Option<(Input, Output)>,
     tried: u64,
+    misrounded: u64,
     special_failures: u64,
     first_special: Option<(Input, String)>,
     histogram: Option<Histogram>,
@@ -167,6 +170,7 @@ impl Tally {
             max_error: 0.0,
             worst: None,
             tried: 0,
+            misrounded: 0,
             special_failures: 0,
             first_special: None,
             histogram: histograms.then(Histogram::new),
@@ -175,6 +179,9 @@ impl Tally {
     fn add(&mut self, kind: Kind, input: &Input, got: &Output, verdict: Verdict) {
         self.tried += 1;
         let error = verdict.error;
+        if error > 0.5 || error.is_nan() {
+            self.misrounded += 1;
+        }
         if error > self.max_error
             || (self.worst.is_none() && error >= self.max_error)
             || error.is_nan()
@@ -198,6 +205,7 @@ impl Tally {
             self.worst = other.worst;
         }
         self.tried += other.tried;
+        self.misrounded += other.misrounded;
         self.special_failures += other.special_failures;
         if self.first_special.is_none() {
             self.first_special = other.first_special;
@@ -285,6 +293,7 @@ fn report(
         max_error: tally.max_error,
         worst: tally.worst,
         tried: tally.tried,
+        misrounded: tally.misrounded,
         special_failures: tally.special_failures,
         first_special: tally.first_special,
         exhaustive,
@@ -474,11 +483,12 @@ pub fn check_all(
             if options.progress {
                 if let Ok(r) = &result {
                     eprintln!(
-                        "{} {}: every argument tried in {:.1} s, max error {} ulp",
+                        "{} {}: every argument tried in {:.1} s, max error {} ulp, {} above 0.5 ulp",
                         r.name,
                         r.kind.name(),
                         r.seconds,
-                        r.max_error
+                        r.max_error,
+                        r.misrounded
                     );
                 }
             }

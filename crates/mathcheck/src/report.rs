@@ -68,8 +68,16 @@ fn format_error(e: f64) -> String {
 pub fn table(reports: &[FunctionReport]) -> String {
     let mut out = String::new();
     out.push_str(&format!(
-        "{:<14} {:<6} {:>6} {:>9} {:<40} {:>11} {:>7}  {}\n",
-        "function", "type", "bound", "max ulp", "worst input", "tried", "special", "result"
+        "{:<14} {:<6} {:>6} {:>9} {:<40} {:>11} {:>9} {:>7}  {}\n",
+        "function",
+        "type",
+        "bound",
+        "max ulp",
+        "worst input",
+        "tried",
+        ">0.5 ulp",
+        "special",
+        "result"
     ));
     for r in reports {
         let worst = match &r.worst {
@@ -86,13 +94,14 @@ pub fn table(reports: &[FunctionReport]) -> String {
             "FAIL"
         };
         out.push_str(&format!(
-            "{:<14} {:<6} {:>6} {:>9} {:<40} {:>11} {:>7}  {}{}\n",
+            "{:<14} {:<6} {:>6} {:>9} {:<40} {:>11} {:>9} {:>7}  {}{}\n",
             r.name,
             r.kind.name(),
             r.bound.to_string(),
             format_error(r.max_error),
             worst,
             r.tried,
+            r.misrounded,
             r.special_failures,
             verdict,
             if r.exhaustive { " (all inputs)" } else { "" }
@@ -138,6 +147,7 @@ pub fn json(reports: &[FunctionReport]) -> Value {
                 "worst_input": r.worst.as_ref().map(|(i, _)| format_input(r.kind, r.shape, i)),
                 "worst_output": r.worst.as_ref().map(|(_, o)| format_output(r.kind, r.shape, o)),
                 "inputs_tried": r.tried,
+                "inputs_above_half_ulp": r.misrounded,
                 "exhaustive": r.exhaustive,
                 "special_failures": r.special_failures,
                 "first_special_failure": r.first_special.as_ref().map(|(i, m)| json!({

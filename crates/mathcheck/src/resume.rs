@@ -40,6 +40,7 @@ fn record(r: &FunctionReport) -> Value {
             "k": o.k,
         })),
         "tried": r.tried,
+        "misrounded": r.misrounded,
         "special_failures": r.special_failures,
         "first_special": r.first_special.as_ref().map(|(i, m)| json!({ "input": input_value(i), "message": m })),
         "exhaustive": r.exhaustive,
@@ -94,6 +95,7 @@ pub fn find(path: &Path, subject: &Subject) -> Option<FunctionReport> {
                 max_error: f64::from_bits(v["max_error_bits"].as_u64()?),
                 worst,
                 tried: v["tried"].as_u64()?,
+                misrounded: v["misrounded"].as_u64().unwrap_or(0),
                 special_failures: v["special_failures"].as_u64()?,
                 first_special,
                 exhaustive: v["exhaustive"].as_bool()?,
@@ -128,6 +130,7 @@ mod tests {
                 },
             )),
             tried: 65536,
+            misrounded: 3,
             special_failures: 1,
             first_special: Some((
                 Input {
@@ -155,8 +158,13 @@ mod tests {
             Some(true)
         );
         assert_eq!(
-            (back.tried, back.special_failures, back.exhaustive),
-            (65536, 1, true)
+            (
+                back.tried,
+                back.misrounded,
+                back.special_failures,
+                back.exhaustive
+            ),
+            (65536, 3, 1, true)
         );
         assert!(find(&path, &unary_subject("log", Kind::Half, f64::ln)).is_none());
     }

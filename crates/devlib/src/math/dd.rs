@@ -51,15 +51,13 @@ impl Dd {
         let p = two_prod(self.hi, b);
         renormalize(p.hi, p.lo + self.lo * b)
     }
+    /// Quotient with relative error about 2^-104: `q1 = hi / o.hi`, then the remainder
+    /// `self - q1·o` (its leading part exact through fma, Sterbenz) divided once more.
     pub(crate) fn div(self, o: Dd) -> Dd {
         let q1 = self.hi / o.hi;
-        // remainder r = self - q1 * o
-        let r = self.sub(o.mul_f64(q1));
-        let q2 = r.hi / o.hi;
-        let r = r.sub(o.mul_f64(q2));
-        let q3 = r.hi / o.hi;
-        let q = renormalize(q1, q2);
-        q.add(Dd::from_f64(q3))
+        let p = two_prod(q1, o.hi);
+        let r = ((self.hi - p.hi) - p.lo + self.lo) - q1 * o.lo;
+        fast_two_sum(q1, r / o.hi)
     }
     pub(crate) fn add(self, o: Dd) -> Dd {
         let s = two_sum(self.hi, o.hi);

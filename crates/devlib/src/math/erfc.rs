@@ -3,6 +3,9 @@
 //! factor e^(-x²) of the tail comes from the double-double exp with x² formed exactly: only the
 //! last step rounds.
 
+// The constants keep the digits of their sources (FreeBSD msun, fdlibm).
+#![allow(clippy::excessive_precision)]
+
 use super::dd::{self, Dd};
 use super::exp_log::exp_dd;
 

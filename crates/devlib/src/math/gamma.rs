@@ -3,6 +3,9 @@
 //! the product in double-double (which also covers negative x, without a reflection through a
 //! rounded sin(πx)). Only the last step rounds.
 
+// The constants keep the digits of their sources (FreeBSD msun, fdlibm).
+#![allow(clippy::excessive_precision)]
+
 use super::dd::{self, Dd};
 use super::exp_log::{exp_dd, log_dd};
 

@@ -6,14 +6,17 @@
 //! through the `libm` crate); the argument transformations and the final sums are carried in
 //! double-double here, which removes the roundings that make the plain versions reach 1 ulp.
 
+// The constants keep the digits of their sources (FreeBSD msun, fdlibm).
+#![allow(clippy::excessive_precision)]
+
 use super::dd::{self, Dd};
 
 /// atan of the reduction points 0.5, 1, 1.5, ∞ (hi + lo).
 const ATAN_HI: [f64; 4] = [
     4.63647609000806093515e-01,
-    7.85398163397448278999e-01,
+    core::f64::consts::FRAC_PI_4,
     9.82793723247329054082e-01,
-    1.57079632679489655800e+00,
+    core::f64::consts::FRAC_PI_2,
 ];
 const ATAN_LO: [f64; 4] = [
     2.26987774529616870924e-17,

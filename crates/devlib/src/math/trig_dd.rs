@@ -3,6 +3,9 @@
 //! pio2_1, pio2_2, pio2_3 and tails; exact products for |x| < 2^20), then the Taylor series in
 //! double-double.
 
+// The constants keep the digits of their sources (FreeBSD msun, fdlibm).
+#![allow(clippy::excessive_precision)]
+
 use super::dd::{self, Dd};
 
 /// Largest |x| the reduction handles (k·pio2_1 and k·pio2_2 stay exact).
@@ -12,12 +15,12 @@ const PIO2_1: f64 = 1.57079632673412561417e+00; // first 33 bits of π/2
 const PIO2_2: f64 = 6.07710050630396597660e-11; // next 33 bits
 const PIO2_3: f64 = 2.02226624871116645580e-21; // next 33 bits
 const PIO2_3T: f64 = 8.47842766036889956997e-32; // π/2 - (PIO2_1 + PIO2_2 + PIO2_3)
-const INV_PIO2: f64 = 6.36619772367581382433e-01;
+const INV_PIO2: f64 = core::f64::consts::FRAC_2_PI;
 
 /// `x = k·π/2 + r` with |r| ≤ π/4 (a little more at the rounding boundary), for |x| below
 /// [`REDUCTION_LIMIT`]; `None` otherwise.
 fn reduce(x: f64) -> Option<(i64, Dd)> {
-    if !(x.abs() < REDUCTION_LIMIT) {
+    if x.is_nan() || x.abs() >= REDUCTION_LIMIT {
         return None;
     }
     let k = (x * INV_PIO2).round_ties_even();
