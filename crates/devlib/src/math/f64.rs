@@ -540,14 +540,21 @@ fn rootn_impl(x: f64, n: i32, refine: bool) -> f64 {
     let r = if !refine || r0 == 0.0 || r0.is_infinite() {
         r0
     } else {
-        // ratio = ax / r0^n ≈ 1; r = r0 × (1 + (ratio - 1) / n).
-        let p = dd::powi_wide(r0, i64::from(n));
-        let (mx, ex) = libm::frexp(ax);
-        let q = Dd::from_f64(mx).div(p.dd);
-        let scale = (i64::from(ex) - p.exp).clamp(-8, 8) as i32;
-        let ratio_hi = libm::scalbn(q.hi, scale);
-        let ratio_lo = libm::scalbn(q.lo, scale);
-        let d = (ratio_hi - 1.0) + ratio_lo;
+        // ratio = ax / r0^n ≈ 1; r = r0 × (1 + (ratio - 1) / n). The power in double-double
+        // when it stays in the normal range (then ax is normal too), otherwise with a
+        // separate exponent.
+        let d = if let Some(p) = dd::powi_dd_in_range(r0, i64::from(n)) {
+            let q = Dd::from_f64(ax).div(p);
+            (q.hi - 1.0) + q.lo
+        } else {
+            let p = dd::powi_wide(r0, i64::from(n));
+            let (mx, ex) = libm::frexp(ax);
+            let q = Dd::from_f64(mx).div(p.dd);
+            let scale = (i64::from(ex) - p.exp).clamp(-8, 8) as i32;
+            let ratio_hi = libm::scalbn(q.hi, scale);
+            let ratio_lo = libm::scalbn(q.lo, scale);
+            (ratio_hi - 1.0) + ratio_lo
+        };
         r0 + r0 * (d / f64::from(n))
     };
     r.copysign(x)
