@@ -1,7 +1,8 @@
 //! The inputs tried: special values (±0, ±∞, NaN, subnormals, the extreme normals, small
 //! integers and half-integers), known hard cases (huge trigonometric arguments, overflow and
 //! underflow thresholds, arguments near 1 and near poles), and seeded random inputs drawn half
-//! from each function's interesting interval and half uniformly over bit patterns.
+//! from each function's interesting interval and half uniformly over bit patterns, one in 16 with a
+//! first argument near the subnormal range (subnormal results).
 
 use crate::kind::Kind;
 use crate::reference::base_name;
@@ -599,6 +600,19 @@ pub fn random_input(name: &str, shape: Shape, kind: Kind, rng: &mut Rng) -> Inpu
             kind.round(lo + (hi - lo) * rng.unit())
         } else {
             random_finite(kind, rng)
+        };
+    }
+    if rng.next_u64() & 15 == 0 {
+        // One draw in 16: a first argument of magnitude 2^u, u uniform from the smallest
+        // subnormal to a little above the smallest normal, where the functions that behave
+        // like c·x at 0 have subnormal results (their error is measured in the subnormal ulp).
+        let low_exp = -(kind.bias() + kind.mant_bits() as i32) as f64;
+        let high_exp = (3 - kind.bias()) as f64;
+        let magnitude = kind.round((low_exp + (high_exp - low_exp) * rng.unit()).exp2());
+        input.x[0] = if rng.next_u64() & 1 == 0 {
+            magnitude
+        } else {
+            -magnitude
         };
     }
     let base = base_name(name);

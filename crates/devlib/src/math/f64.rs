@@ -7,7 +7,7 @@
 //! msun kernels with the tail of the argument), acospi/asinpi/atanpi/atan2/atan2pi
 //! ([`inverse_trig`](super::inverse_trig)), cosh/tanh/asinh/acosh/atanh (double-double exp and
 //! log of [`exp_log`](super::exp_log)), tgamma ([`gamma`](super::gamma)), erfc
-//! ([`erfc`](super::erfc)), exp10 (`2^(x·log2 10)` with the product in double-double),
+//! ([`erfc`](super::erfc)), exp10 and sinh (the double-double exp),
 //! pown/rootn (double-double powers); also powr and remquo (OpenCL edge cases) and every edge
 //! case of 002 "Edge Case Behavior".
 
@@ -319,30 +319,25 @@ pub fn exp(x: f64) -> f64 {
 pub fn exp2(x: f64) -> f64 {
     libm::exp2(x)
 }
-/// 10^x = 2^(x·log2 10) with the product formed in double-double:
-/// `exp2(hi) × (1 + lo·ln 2)`, about 1 ulp. 002: exp10(±0) = 1, exp10(-∞) = +0,
-/// exp10(+∞) = +∞.
+/// 10^x = e^(x·ln 10) with the product in double-double and the double-double exp, rounded
+/// once (then scaled exactly, or rounded once more into the subnormal range). 002:
+/// exp10(±0) = 1, exp10(-∞) = +0, exp10(+∞) = +∞.
 pub fn exp10(x: f64) -> f64 {
-    const LOG2_10_HI: f64 = f64::from_bits(0x400a_934f_0979_a371);
-    const LOG2_10_LO: f64 = f64::from_bits(0x3ca7_f249_5fb7_fa6d);
+    const LN_10: Dd = Dd {
+        hi: core::f64::consts::LN_10,
+        lo: -2.1707562233822494e-16,
+    };
     if x.is_nan() {
         return x;
     }
-    if x > 1000.0 {
-        return f64::INFINITY;
+    if x > 308.5 {
+        return f64::INFINITY; // 10^308.5 > 2^1024
     }
-    if x < -1000.0 {
-        return 0.0;
+    if x < -324.5 {
+        return 0.0; // 10^-324.5 < 2^-1077, a quarter of the smallest subnormal
     }
-    let p = dd::two_prod(x, LOG2_10_HI);
-    let lo = p.lo + x * LOG2_10_LO;
-    let s = p.hi + lo; // renormalize so the argument of exp2 carries the rounding
-    let lo = lo - (s - p.hi);
-    let e = libm::exp2(s);
-    if e.is_infinite() {
-        return e;
-    }
-    e + e * (lo * core::f64::consts::LN_2)
+    let (m, k) = exp_dd(LN_10.mul_f64(x));
+    libm::scalbn(m.to_f64(), k)
 }
 pub fn expm1(x: f64) -> f64 {
     libm::expm1(x)
@@ -587,8 +582,35 @@ pub fn sin(x: f64) -> f64 {
 pub fn sincos(x: f64) -> (f64, f64) {
     libm::sincos(x)
 }
+/// sinh(x) = (e^|x| - e^-|x|)/2 with e^|x| = m·2^k in double-double, rounded once; below
+/// 2^-10 its series (`x` plus the rest in `f64`). NaN, ±0 and ±∞ are returned as they are.
 pub fn sinh(x: f64) -> f64 {
-    libm::sinh(x)
+    let ax = x.abs();
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    if ax > 711.0 {
+        return f64::INFINITY.copysign(x);
+    }
+    if ax < 1.0 / 1024.0 {
+        // x³/6 + x⁵/120 + x⁷/5040 + x⁹/362880 relative to x: below 2^-21, so its f64
+        // rounding is below 2^-74 of the result; the next term is below 2^-95.
+        let z = x * x;
+        let rest =
+            x * z * (1.0 / 6.0 + z * (1.0 / 120.0 + z * (1.0 / 5040.0 + z * (1.0 / 362880.0))));
+        return x + rest;
+    }
+    let (m, k) = exp_dd(Dd::from_f64(ax));
+    let difference = if k > 60 {
+        m
+    } else {
+        // m - 2^-2k/m: for |x| ≥ 2^-10 the cancellation costs at most 11 bits of the
+        // double-double's 2^-77.
+        let inverse = Dd::from_f64(1.0).div(m).mul_pow2(libm::scalbn(1.0, -2 * k));
+        m.sub(inverse)
+    };
+    // One rounding to 53 bits, then an exact scaling (or overflow).
+    libm::scalbn(difference.to_f64(), k - 1).copysign(x)
 }
 
 /// sin(π x) with exact argument reduction; 002: sinpi(±0) = ±0, sinpi(+n) = +0,
