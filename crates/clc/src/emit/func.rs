@@ -33,6 +33,7 @@ impl<'a> Emitter<'a> {
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
                     self.function_body(f);
+                    self.emit_pending_blocks();
                 }
             }
         }
@@ -57,6 +58,16 @@ impl<'a> Emitter<'a> {
         let base = self.base_type(spec)?;
         let ret = self.apply_declarator(base, spec, &ret_decl)?;
         // OpenCL C 2.0 §6.13.14, §6.13.16: images, samplers and pipes are not returned.
+        // OpenCL C 2.0 §1.12.5: "A block cannot be the return value of a function".
+        if matches!(ret, Type::Block(_)) {
+            let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
+            let msg = format!(
+                "declaring function return value of type '{}' is not allowed",
+                self.type_name(&ret)
+            );
+            self.error(at, msg);
+            return None;
+        }
         if matches!(ret, Type::Image(_) | Type::Sampler | Type::Pipe(..)) {
             let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
             let msg = format!(
@@ -90,6 +101,13 @@ impl<'a> Emitter<'a> {
         }
         if ty == Type::Void {
             self.error(p.span, "argument may not have 'void' type");
+            return None;
+        }
+        if matches!(ty, Type::Block(_)) {
+            self.error(
+                p.span,
+                "Block parameters of functions are not supported yet (pass a Block literal to enqueue_kernel or call a Block variable)",
+            );
             return None;
         }
         Some((ty, Self::object_const(&p.spec, &p.declarator)))
