@@ -393,3 +393,47 @@ fn block_rules_are_diagnosed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `CL_KERNEL_ARG_TYPE_NAME` of pipe (and other) arguments spelled with typedef names, as
+/// clang-15 `-cl-kernel-arg-info` writes `kernel_arg_type` (expected values from
+/// `llvm-dis-15` of that output; PoCL 3.1 cannot build pipe kernels to compare with).
+#[test]
+fn kernel_arg_type_names_keep_typedef_spellings() {
+    let src = r#"
+typedef struct { int a; float b; } pair;
+typedef struct pair_s { int a; } pair2;
+typedef int myint;
+typedef float4 vec_t;
+kernel void w(global size_t *a, myint b, global pair *c, write_only pipe pair q,
+              read_only pipe myint r, read_only pipe vec_t s, global pair2 *d,
+              struct pair_s e, read_only pipe struct pair_s f, global const uint *g) {}
+"#;
+    let opts = BuildOptions::parse("-cl-std=CL2.0 -cl-kernel-arg-info").expect("options");
+    let m = clc::compile(src, "a.cl", &opts, &Target::default())
+        .unwrap_or_else(|e| panic!("{}", e.log));
+    let names: Vec<&str> = m.kernels[0]
+        .args
+        .iter()
+        .map(|a| a.type_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "size_t*",
+            "myint",
+            "pair*",
+            "pair",
+            "myint",
+            "vec_t",
+            "pair2*",
+            "struct pair_s",
+            "struct pair_s",
+            "uint*"
+        ]
+    );
+    let pipes: Vec<bool> = m.kernels[0].args.iter().map(|a| a.is_pipe).collect();
+    assert_eq!(
+        pipes,
+        [false, false, false, true, true, true, false, false, true, false]
+    );
+}

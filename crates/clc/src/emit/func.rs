@@ -387,7 +387,14 @@ impl<'a> Emitter<'a> {
         self.b.end_function();
         self.scopes.pop();
         if sig.is_kernel {
-            let arg_types: Vec<String> = sig.params.iter().map(|t| self.arg_type_name(t)).collect();
+            let arg_types: Vec<String> = match f.declarator.derived.first() {
+                Some(Derived::Function { params: decls, .. }) => decls
+                    .iter()
+                    .zip(&sig.params)
+                    .map(|(pd, t)| self.spelled_arg_type(pd, t))
+                    .collect(),
+                _ => sig.params.iter().map(|t| self.arg_type_name(t)).collect(),
+            };
             let mut args = Vec::new();
             if let Some(Derived::Function { params: decls, .. }) = f.declarator.derived.first() {
                 for (k, (pd, t)) in decls.iter().zip(&sig.params).enumerate() {
@@ -443,6 +450,19 @@ impl<'a> Emitter<'a> {
             });
         }
         self.fs = FnState::default();
+    }
+
+    /// `CL_KERNEL_ARG_TYPE_NAME` (API §5.9.3: "the type name specified for the argument"):
+    /// as clang's `kernel_arg_type` spells it, typedef names kept (`size_t*`, `pair`, `myint`;
+    /// a `pipe` argument by its packet type as written).
+    fn spelled_arg_type(&self, pd: &ParamDecl, t: &Type) -> String {
+        if let TypeSpec::Named(n) = &pd.spec.ty {
+            let derived = &pd.declarator.derived;
+            if derived.iter().all(|d| matches!(d, Derived::Pointer { .. })) {
+                return format!("{n}{}", "*".repeat(derived.len()));
+            }
+        }
+        self.arg_type_name(t)
     }
 
     /// The spelling of a kernel argument type as llvm-spirv writes it (`float*`, `int4`).
