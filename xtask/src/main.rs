@@ -59,8 +59,34 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("codegen") => codegen(args.iter().any(|a| a == "--check")),
         Some("bench") => bench(&args[1..]),
-        _ => bail!("usage: cargo xtask codegen [--check] | cargo xtask bench [oxcl bench options]"),
+        Some("bench-compile") => bench_compile(&args[1..]),
+        _ => bail!("usage: cargo xtask codegen [--check] | cargo xtask bench [oxcl bench options] | cargo xtask bench-compile [--reps N] [--json]"),
     }
+}
+
+/// `cargo run --release -p clc --example compile_bench -- args…`: compile speed of clc against
+/// clang-15 + llvm-spirv-15, side by side (issue 5).
+fn bench_compile(args: &[String]) -> Result<()> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .current_dir(repo_root())
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "clc",
+            "--example",
+            "compile_bench",
+            "--",
+        ])
+        .args(args)
+        .status()
+        .context("running cargo")?;
+    if !status.success() {
+        bail!("compile_bench failed ({status})");
+    }
+    Ok(())
 }
 
 /// `cargo run --release -p cli -- bench args…` (timings only mean something in release).

@@ -147,6 +147,8 @@ pub enum Derived {
         params: Vec<ParamDecl>,
         variadic: bool,
     },
+    /// `^` (OpenCL C 2.0 §1.12.2): a Block reference; applies to the function type outside it.
+    BlockPointer,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -341,8 +343,20 @@ pub enum ExprKind {
     VecStepType(Box<TypeName>),
     /// `(T){ … }` (C99 6.5.2.5): an unnamed object of type `T`.
     CompoundLit(Box<TypeName>, Box<Initializer>),
+    /// `^ (params) { … }` (OpenCL C 2.0 §1.12.3): a Block literal.
+    BlockLit(Box<BlockLiteral>),
     /// Placeholder after a syntax error (already diagnosed).
     Error,
+}
+
+/// A Block literal `^ ret (params) { body }`; the return type is optional (inferred from the
+/// `return` statements) and so is an empty or `(void)` parameter list (§1.12.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockLiteral {
+    pub ret: Option<TypeName>,
+    pub params: Vec<ParamDecl>,
+    pub variadic: bool,
+    pub body: Stmt,
 }
 
 #[derive(Clone, Debug, PartialEq)]

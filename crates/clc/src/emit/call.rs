@@ -7,11 +7,27 @@ use spv::{Decoration, Id, MemorySemantics, Op, OpenClStd, Operand, Scope};
 
 use super::{Emitter, Val};
 use crate::ast::{AddrSpace, Expr, ExprKind};
-use crate::sema::{Scalar, Type};
+use crate::sema::{Scalar, Symbol, Type};
 use crate::source::Span;
 
 impl<'a> Emitter<'a> {
     pub(crate) fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Option<Val> {
+        // §1.12.1: a Block variable (or literal) is called like a function.
+        let is_block = match &callee.kind {
+            ExprKind::Ident(n) => matches!(
+                self.scopes.lookup(n),
+                Some(Symbol::Value {
+                    ty: Type::Block(_),
+                    ..
+                })
+            ),
+            ExprKind::BlockLit(_) => true,
+            _ => false,
+        };
+        if is_block {
+            let f = self.rvalue(callee)?;
+            return self.block_call(f, args, span);
+        }
         let ExprKind::Ident(name) = &callee.kind else {
             self.error(
                 callee.span,
@@ -43,6 +59,9 @@ impl<'a> Emitter<'a> {
             return v;
         }
         if let Some(v) = self.pipe_call(name, args, span) {
+            return v;
+        }
+        if let Some(v) = self.enqueue_call(name, args, span) {
             return v;
         }
         if let Some(v) = self.c11_atomic_call(name, args, span) {

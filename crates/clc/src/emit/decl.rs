@@ -45,6 +45,18 @@ impl<'a> Emitter<'a> {
                 self.scopes.declare(&name, Symbol::Typedef(ty));
                 continue;
             }
+            if matches!(ty, Type::Block(_)) {
+                if d.spec.storage == Storage::Extern {
+                    // §1.12.5: no extern Block variables.
+                    self.error(nsp, "invalid block variable declaration - using 'extern' storage class is disallowed");
+                } else {
+                    self.error(
+                        nsp,
+                        "Block variables at program scope are not supported yet",
+                    );
+                }
+                continue;
+            }
             let space = Self::object_space(&d.spec, decl);
             // OpenCL C 2.0 §6.13.14.1: samplers "can also be declared as global constants in the
             // program source": `const sampler_t name = value;` or `constant sampler_t …`.
@@ -378,6 +390,10 @@ impl<'a> Emitter<'a> {
             }
             if ty == Type::Sampler {
                 self.sampler_declaration(&name, nsp, id.init.as_ref());
+                continue;
+            }
+            if let Type::Block(sig) = &ty {
+                self.block_variable(&d.spec, &name, nsp, sig, id.init.as_ref());
                 continue;
             }
             // OpenCL C 2.0 §6.13.14, §6.13.16: images and pipes are function parameters only.
@@ -1047,5 +1063,58 @@ fn as_f64(n: Num) -> f64 {
     match n {
         Num::Int(i) => i as f64,
         Num::Float(f) => f,
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// `ret (^name)(params) = <Block>;` in a function (§1.12.2): bound to the literal.
+    fn block_variable(
+        &mut self,
+        spec: &crate::ast::DeclSpec,
+        name: &str,
+        nsp: crate::source::Span,
+        sig: &crate::sema::types::BlockSig,
+        init: Option<&Initializer>,
+    ) {
+        // §1.12.5: Block variables are not extern or static.
+        match spec.storage {
+            Storage::Extern => {
+                self.error(nsp, "invalid block variable declaration - using 'extern' storage class is disallowed");
+                return;
+            }
+            // §1.12.3: a literal "may be used as the initialization value for Block
+            // variables at global or local static scope": bound like an automatic one.
+            _ => {}
+        }
+        // §1.12.5: "all block variables must be initialized at declaration time".
+        let Some(init) = init else {
+            self.error(
+                nsp,
+                "invalid block variable declaration - must be initialized",
+            );
+            return;
+        };
+        let Initializer::Expr(e) = init else {
+            self.error(
+                init.span(),
+                "a Block variable must be initialized with a Block",
+            );
+            return;
+        };
+        let Some(v) = self.rvalue(e) else { return };
+        match &v.ty {
+            Type::Block(got) if got.same_signature(sig) => {
+                self.scopes
+                    .declare(name, Symbol::Value { id: v.id, ty: v.ty });
+            }
+            other => {
+                let msg = format!(
+                    "initializing '{}' with an expression of incompatible type '{}'",
+                    self.type_name(&Type::Block(Box::new(sig.clone()))),
+                    self.type_name(other)
+                );
+                self.error(e.span, msg);
+            }
+        }
     }
 }

@@ -340,6 +340,15 @@ impl<'a> Emitter<'a> {
             ExprKind::Ident(name) => self.ident(name, e.span),
             ExprKind::Unary(UnaryOp::Deref, inner) => {
                 let p = self.rvalue(inner)?;
+                if let Type::Block(_) = p.ty {
+                    // OpenCL C 2.0 §1.12.5: no `*` on a Block.
+                    let msg = format!(
+                        "invalid argument type '{}' to unary expression",
+                        self.type_name(&p.ty)
+                    );
+                    self.error(e.span, msg);
+                    return None;
+                }
                 let Some(pt) = p.ty.pointee().cloned() else {
                     let msg = format!(
                         "indirection requires pointer operand ('{}' invalid)",
@@ -731,6 +740,7 @@ impl<'a> Emitter<'a> {
     fn value_expr(&mut self, e: &Expr) -> Option<Val> {
         match &e.kind {
             ExprKind::Error => None,
+            ExprKind::BlockLit(lit) => self.block_literal(lit, e.span),
             ExprKind::IntLit {
                 value,
                 unsigned,
@@ -1014,6 +1024,15 @@ impl<'a> Emitter<'a> {
     fn unary(&mut self, op: UnaryOp, a: &Expr, span: Span) -> Option<Val> {
         match op {
             UnaryOp::AddrOf => {
+                if let Some(sig) = self.block_type_of(a) {
+                    // OpenCL C 2.0 §1.12.5: no `&` on a Block.
+                    let msg = format!(
+                        "invalid argument type '{}' to unary expression",
+                        self.type_name(&Type::Block(sig))
+                    );
+                    self.error(span, msg);
+                    return None;
+                }
                 let lv = self.lvalue_for_address(a)?;
                 match lv {
                     LVal::Mem {
@@ -1676,6 +1695,14 @@ impl<'a> Emitter<'a> {
             return Some(Val { id, ty });
         }
         let cb = self.as_bool(&cv, c.span)?;
+        if self.block_type_of(a).is_some() || self.block_type_of(b).is_some() {
+            // OpenCL C 2.0 §1.12.5.
+            self.error(
+                span,
+                "blocks cannot be used as expressions of the ternary selection operator (?:)",
+            );
+            return None;
+        }
         let ta = self.probe_type(a);
         let tb = self.probe_type(b);
         let rt = match (ta, tb) {

@@ -33,6 +33,7 @@ impl<'a> Emitter<'a> {
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
                     self.function_body(f);
+                    self.emit_pending_blocks();
                 }
             }
         }
@@ -57,6 +58,16 @@ impl<'a> Emitter<'a> {
         let base = self.base_type(spec)?;
         let ret = self.apply_declarator(base, spec, &ret_decl)?;
         // OpenCL C 2.0 §6.13.14, §6.13.16: images, samplers and pipes are not returned.
+        // OpenCL C 2.0 §1.12.5: "A block cannot be the return value of a function".
+        if matches!(ret, Type::Block(_)) {
+            let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
+            let msg = format!(
+                "declaring function return value of type '{}' is not allowed",
+                self.type_name(&ret)
+            );
+            self.error(at, msg);
+            return None;
+        }
         if matches!(ret, Type::Image(_) | Type::Sampler | Type::Pipe(..)) {
             let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
             let msg = format!(
@@ -90,6 +101,13 @@ impl<'a> Emitter<'a> {
         }
         if ty == Type::Void {
             self.error(p.span, "argument may not have 'void' type");
+            return None;
+        }
+        if matches!(ty, Type::Block(_)) {
+            self.error(
+                p.span,
+                "Block parameters of functions are not supported yet (pass a Block literal to enqueue_kernel or call a Block variable)",
+            );
             return None;
         }
         Some((ty, Self::object_const(&p.spec, &p.declarator)))
@@ -369,7 +387,14 @@ impl<'a> Emitter<'a> {
         self.b.end_function();
         self.scopes.pop();
         if sig.is_kernel {
-            let arg_types: Vec<String> = sig.params.iter().map(|t| self.arg_type_name(t)).collect();
+            let arg_types: Vec<String> = match f.declarator.derived.first() {
+                Some(Derived::Function { params: decls, .. }) => decls
+                    .iter()
+                    .zip(&sig.params)
+                    .map(|(pd, t)| self.spelled_arg_type(pd, t))
+                    .collect(),
+                _ => sig.params.iter().map(|t| self.arg_type_name(t)).collect(),
+            };
             let mut args = Vec::new();
             if let Some(Derived::Function { params: decls, .. }) = f.declarator.derived.first() {
                 for (k, (pd, t)) in decls.iter().zip(&sig.params).enumerate() {
@@ -425,6 +450,19 @@ impl<'a> Emitter<'a> {
             });
         }
         self.fs = FnState::default();
+    }
+
+    /// `CL_KERNEL_ARG_TYPE_NAME` (API §5.9.3: "the type name specified for the argument"):
+    /// as clang's `kernel_arg_type` spells it, typedef names kept (`size_t*`, `pair`, `myint`;
+    /// a `pipe` argument by its packet type as written).
+    fn spelled_arg_type(&self, pd: &ParamDecl, t: &Type) -> String {
+        if let TypeSpec::Named(n) = &pd.spec.ty {
+            let derived = &pd.declarator.derived;
+            if derived.iter().all(|d| matches!(d, Derived::Pointer { .. })) {
+                return format!("{n}{}", "*".repeat(derived.len()));
+            }
+        }
+        self.arg_type_name(t)
     }
 
     /// The spelling of a kernel argument type as llvm-spirv writes it (`float*`, `int4`).

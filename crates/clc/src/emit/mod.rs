@@ -8,10 +8,12 @@
 //!   blocks emitted so that each follows its dominator;
 //! - integer types have signedness 0 (env 2.1); the OpenCL C signedness lives in [`Type`].
 
+mod block;
 mod call;
 mod consts;
 mod convert;
 mod decl;
+mod enqueue;
 mod expr;
 mod func;
 mod image;
@@ -145,6 +147,8 @@ pub(crate) struct FnState {
     /// Blocks that some branch targets (so their code is reachable).
     pub branched_to: HashSet<Id>,
     pub entry: Option<Id>,
+    /// In a Block invoke function: the top-level function that encloses the literal.
+    pub block_owner: String,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -173,6 +177,14 @@ pub(crate) struct Emitter<'a> {
     pub volatile_ptrs: HashSet<Id>,
     /// Names in code dropped by parse-error recovery: not reported as undeclared.
     pub recovered_names: HashSet<String>,
+    /// Every Block literal met so far (§1.12), by [`crate::sema::types::BlockSig::literal`].
+    pub(crate) blocks: Vec<block::BlockLit>,
+    /// Literals whose invoke function is still to be emitted.
+    pub(crate) pending_blocks: Vec<u32>,
+    /// Literals per top-level function (for the `_block_invoke_N` names).
+    pub(crate) block_counts: HashMap<String, u32>,
+    /// `struct.ndrange_t`, made once.
+    pub(crate) ndrange_ty: Option<Id>,
 }
 
 impl<'a> Emitter<'a> {
@@ -207,6 +219,10 @@ impl<'a> Emitter<'a> {
             probe_cache: HashMap::new(),
             volatile_ptrs: HashSet::new(),
             recovered_names: HashSet::new(),
+            blocks: Vec::new(),
+            pending_blocks: Vec::new(),
+            block_counts: HashMap::new(),
+            ndrange_ty: None,
         }
     }
 

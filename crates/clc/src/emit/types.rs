@@ -190,8 +190,24 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     "reserve_id_t" if self.pipes_allowed() => Type::ReserveId,
-                    "queue_t" | "clk_event_t" | "reserve_id_t" | "ndrange_t" => {
-                        self.error(spec.span, format!("type '{name}' is not supported yet"));
+                    // OpenCL C 2.0 §6.13.17 (3.0: with `__opencl_c_device_enqueue`).
+                    "queue_t" if self.device_enqueue_allowed() => Type::Queue,
+                    "clk_event_t" if self.device_enqueue_allowed() => Type::ClkEvent,
+                    "ndrange_t" if self.device_enqueue_allowed() => Type::NdRange,
+                    // clang's opencl-c-base.h: `typedef int kernel_enqueue_flags_t;` and
+                    // `typedef int clk_profiling_info;`.
+                    "kernel_enqueue_flags_t" | "clk_profiling_info"
+                        if self.device_enqueue_allowed() =>
+                    {
+                        Type::INT
+                    }
+                    "queue_t"
+                    | "clk_event_t"
+                    | "reserve_id_t"
+                    | "ndrange_t"
+                    | "kernel_enqueue_flags_t"
+                    | "clk_profiling_info" => {
+                        self.error(spec.span, format!("use of type '{name}' requires OpenCL C 2.0, or 3.0 with the __opencl_c_device_enqueue (or __opencl_c_pipes) feature"));
                         return None;
                     }
                     // OpenCL C 2.0 atomic types (§6.13.11.6) are their value types in memory.
@@ -250,8 +266,71 @@ impl<'a> Emitter<'a> {
         let mut quals_const = spec.quals.is_const;
         let mut quals_volatile = spec.quals.is_volatile;
         let mut space = spec.addr;
-        for der in d.derived.iter().rev() {
+        let at = d.name.as_ref().map(|n| n.1).unwrap_or(d.span);
+        let mut skip_block_pointer = false;
+        for (k, der) in d.derived.iter().enumerate().rev() {
+            if matches!(ty, Type::Block(_)) && !matches!(der, Derived::BlockPointer) {
+                // §1.12.5: no pointers to Blocks, no arrays of Blocks.
+                let msg = match der {
+                    Derived::Pointer { .. } => format!(
+                        "pointer to type '{}' is invalid in OpenCL",
+                        self.type_name(&ty)
+                    ),
+                    Derived::Array(_) => format!(
+                        "array of '{}' type is invalid in OpenCL",
+                        self.type_name(&ty)
+                    ),
+                    _ => format!(
+                        "declaring function return value of type '{}' is not allowed",
+                        self.type_name(&ty)
+                    ),
+                };
+                self.error(at, msg);
+                return None;
+            }
             match der {
+                Derived::BlockPointer if skip_block_pointer => skip_block_pointer = false,
+                Derived::BlockPointer => {
+                    self.error(at, "block pointer to non-function type is invalid");
+                    return None;
+                }
+                Derived::Function { params, variadic }
+                    if k > 0 && matches!(d.derived[k - 1], Derived::BlockPointer) =>
+                {
+                    // §1.12.2: `ret (^name)(params)`.
+                    if !self.blocks_allowed() {
+                        self.error(at, "blocks support disabled - compile with -fblocks or for OpenCL C 2.0 or OpenCL C 3.0 with __opencl_c_device_enqueue feature");
+                        return None;
+                    }
+                    // §1.12.5: no variadic Blocks.
+                    if *variadic {
+                        self.error(
+                            at,
+                            "invalid prototype, variadic arguments are not allowed in OpenCL",
+                        );
+                        return None;
+                    }
+                    if matches!(ty, Type::Block(_)) {
+                        self.error(at, "a Block cannot be the return value of a Block");
+                        return None;
+                    }
+                    let mut ps = Vec::new();
+                    for p in params {
+                        let base = self.base_type(&p.spec)?;
+                        let t = self.apply_declarator(base, &p.spec, &p.declarator)?;
+                        if t == Type::Void {
+                            self.error(p.span, "argument may not have 'void' type");
+                            return None;
+                        }
+                        ps.push(t);
+                    }
+                    ty = Type::Block(Box::new(crate::sema::types::BlockSig {
+                        ret: ty,
+                        params: ps,
+                        literal: None,
+                    }));
+                    skip_block_pointer = true;
+                }
                 Derived::Pointer { quals, addr } => {
                     // OpenCL C 2.0 §6.13.14 / §6.9.b: no pointers to images or samplers.
                     if matches!(ty, Type::Image(_) | Type::Sampler) {
@@ -418,9 +497,14 @@ impl<'a> Emitter<'a> {
                     };
                     let Some((name, sp)) = &d.name else { continue };
                     // OpenCL C 2.0 §6.13.14, §6.13.16: opaque types are not members.
+                    // §1.12.5: no Blocks as structure or union members.
                     if matches!(
                         ty,
-                        Type::Image(_) | Type::Sampler | Type::Pipe(..) | Type::ReserveId
+                        Type::Image(_)
+                            | Type::Sampler
+                            | Type::Pipe(..)
+                            | Type::ReserveId
+                            | Type::Block(_)
                     ) {
                         let msg = format!(
                             "the '{}' type cannot be used to declare a structure or union field",
@@ -600,6 +684,31 @@ impl<'a> Emitter<'a> {
                 self.b.capability(Capability::Pipes);
                 self.b.global_dedup(spv::Op::TypeReserveId, None, vec![])
             }
+            Type::Queue => {
+                self.b.capability(Capability::DeviceEnqueue);
+                self.b.type_queue()
+            }
+            Type::ClkEvent => {
+                self.b.capability(Capability::DeviceEnqueue);
+                self.b.type_device_event()
+            }
+            Type::NdRange => {
+                // llvm-spirv: `%struct.ndrange_t = { uint, size_t[3], size_t[3], size_t[3] }`.
+                if let Some(id) = self.ndrange_ty {
+                    return id;
+                }
+                let size_t = self.size_t();
+                let st = self.spv_type(&size_t);
+                let u32t = self.scalar_ty(Scalar::UInt);
+                let three = self.b.constant_u32(u32t, 3);
+                let arr = self.b.type_array(st, three);
+                let id = self.b.type_struct(&[u32t, arr, arr, arr]);
+                self.b.name(id, "struct.ndrange_t");
+                self.ndrange_ty = Some(id);
+                id
+            }
+            // A Block value is the address of its literal (`generic uchar *`).
+            Type::Block(_) => self.block_ptr_ty(),
         }
     }
 

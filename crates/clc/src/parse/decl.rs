@@ -512,7 +512,15 @@ impl<'a> Parser<'a> {
         let mut attrs = Vec::new();
         // Pointers, left to right.
         let mut pointers = Vec::new();
-        while self.eat_punct("*") {
+        loop {
+            // OpenCL C 2.0 §1.12.2: `^` declares a Block reference, like `*` a pointer.
+            if self.eat_punct("^") {
+                pointers.push(Derived::BlockPointer);
+                continue;
+            }
+            if !self.eat_punct("*") {
+                break;
+            }
             let mut quals = Quals::default();
             let mut addr = None;
             loop {
@@ -540,10 +548,6 @@ impl<'a> Parser<'a> {
         // Direct declarator.
         let mut name = None;
         let mut inner: Vec<Derived> = Vec::new();
-        if self.is_punct("(") && self.peek_at(1).is_some_and(|t| t.text == "^") {
-            // OpenCL C 2.0 §6.12: `int (^name)(int)`.
-            return Err(self.error_here("blocks are not supported yet"));
-        }
         if self.is_ident() && !self.starts_decl() {
             name = Some(self.expect_ident()?);
         } else if self.is_punct("(") && self.paren_is_nested_declarator() {
@@ -592,7 +596,11 @@ impl<'a> Parser<'a> {
 
     /// At `(` in a declarator: a nested declarator `(*p)` rather than a parameter list.
     fn paren_is_nested_declarator(&self) -> bool {
-        if self.is_punct_at(1, "*") || self.is_punct_at(1, "(") || self.is_punct_at(1, "[") {
+        if self.is_punct_at(1, "*")
+            || self.is_punct_at(1, "^")
+            || self.is_punct_at(1, "(")
+            || self.is_punct_at(1, "[")
+        {
             return true;
         }
         if self.is_ident_at(1) {
@@ -603,7 +611,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After `(`: parameters up to and including `)`.
-    fn param_list(&mut self) -> PResult<(Vec<ParamDecl>, bool)> {
+    pub(crate) fn param_list(&mut self) -> PResult<(Vec<ParamDecl>, bool)> {
         let mut params = Vec::new();
         let mut variadic = false;
         if self.eat_punct(")") {

@@ -203,8 +203,7 @@ impl<'a> Parser<'a> {
     fn unary_expr(&mut self) -> PResult<Expr> {
         let start = self.span();
         if self.is_punct("^") {
-            // OpenCL C 2.0 §6.12: a block literal `^(int x) { … }`.
-            return Err(self.error_here("blocks are not supported yet"));
+            return self.block_literal();
         }
         let op = if self.is_punct("-") {
             Some(UnaryOp::Neg)
@@ -416,5 +415,47 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.error_here("expected expression")),
         }
+    }
+
+    /// `^ [return-type] [(params)] { body }` (OpenCL C 2.0 §1.12.3).
+    fn block_literal(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.bump();
+        let mut ret = None;
+        let mut params = Vec::new();
+        let mut variadic = false;
+        if self.eat_punct("(") {
+            (params, variadic) = self.param_list()?;
+        } else if !self.is_punct("{") {
+            // `^int (int x) { … }`: a return type, then the parameters as its function suffix.
+            let mut t = self.type_name()?;
+            if let Some(crate::ast::Derived::Function { .. }) = t.declarator.derived.first() {
+                if let crate::ast::Derived::Function {
+                    params: p,
+                    variadic: v,
+                } = t.declarator.derived.remove(0)
+                {
+                    params = p;
+                    variadic = v;
+                }
+            }
+            ret = Some(t);
+        }
+        self.enter()?;
+        let body = self.compound_stmt();
+        self.leave();
+        let body = body?;
+        let sp = start.to(body.span);
+        let lit = mk(
+            ExprKind::BlockLit(Box::new(crate::ast::BlockLiteral {
+                ret,
+                params,
+                variadic,
+                body,
+            })),
+            sp,
+        );
+        // `^{ … }()` calls the literal.
+        self.postfix_tail(lit)
     }
 }

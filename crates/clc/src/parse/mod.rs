@@ -81,6 +81,9 @@ impl<'a> Parser<'a> {
             "clk_event_t",
             "reserve_id_t",
             "ndrange_t",
+            // OpenCL C 2.0 §6.13.17 (clang: `typedef int`).
+            "kernel_enqueue_flags_t",
+            "clk_profiling_info",
         ]
         .iter()
         .map(|s| s.to_string())

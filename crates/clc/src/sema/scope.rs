@@ -105,4 +105,24 @@ impl Scopes {
             .rev()
             .find_map(|s| s.tags.get(name).copied())
     }
+
+    /// Every ordinary identifier and tag visible outside file scope (the innermost one of
+    /// each name): what a Block literal's body sees of its enclosing function (§1.12.3).
+    pub fn local_symbols(&self) -> (Vec<(String, Symbol)>, Vec<(String, Tag)>) {
+        let mut names: HashMap<String, Symbol> = HashMap::new();
+        let mut tags: HashMap<String, Tag> = HashMap::new();
+        for s in self.stack.iter().skip(1) {
+            for (n, sym) in &s.names {
+                names.insert(n.clone(), sym.clone());
+            }
+            for (n, t) in &s.tags {
+                tags.insert(n.clone(), *t);
+            }
+        }
+        let mut names: Vec<(String, Symbol)> = names.into_iter().collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut tags: Vec<(String, Tag)> = tags.into_iter().collect();
+        tags.sort_by(|a, b| a.0.cmp(&b.0));
+        (names, tags)
+    }
 }

@@ -172,6 +172,32 @@ pub enum Type {
     Pipe(Box<Type>, bool),
     /// `reserve_id_t` (§6.13.16.2).
     ReserveId,
+    /// `queue_t` (§6.13.17): a device queue (`OpTypeQueue`).
+    Queue,
+    /// `clk_event_t` (§6.13.17): a device-side event (`OpTypeDeviceEvent`).
+    ClkEvent,
+    /// `ndrange_t` (§6.13.17.1): llvm-spirv's `struct ndrange_t { uint dims; size_t offset[3],
+    /// global[3], local[3]; }`, the result of `OpBuildNDRange`.
+    NdRange,
+    /// A Block reference (§1.12): its signature and, once bound, the literal it refers to.
+    Block(Box<BlockSig>),
+}
+
+/// The type of a Block (§1.12.2) plus the Block literal a value refers to (blocks are
+/// statically determinable, §1.12.5, so every Block value is one known literal).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BlockSig {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    /// Index of the literal in the emitter's table; `None` for a declared type.
+    pub literal: Option<u32>,
+}
+
+impl BlockSig {
+    /// Same return and parameter types (the literal does not matter).
+    pub fn same_signature(&self, other: &BlockSig) -> bool {
+        self.ret == other.ret && self.params == other.params
+    }
 }
 
 /// An image type: its dimensionality and access.
@@ -387,6 +413,18 @@ impl Type {
                 t.display(records)
             ),
             Type::ReserveId => "reserve_id_t".into(),
+            Type::Queue => "queue_t".into(),
+            Type::ClkEvent => "clk_event_t".into(),
+            Type::NdRange => "ndrange_t".into(),
+            Type::Block(b) => {
+                let params: Vec<String> = b.params.iter().map(|p| p.display(records)).collect();
+                let params = if params.is_empty() {
+                    "void".to_string()
+                } else {
+                    params.join(", ")
+                };
+                format!("{} (^)({params})", b.ret.display(records))
+            }
         }
     }
 }
@@ -402,9 +440,16 @@ pub fn size_align(ty: &Type, records: &[Record], pointer_bytes: u32) -> (u64, u6
             let sz = s.size() as u64 * n;
             (sz, sz)
         }
-        Type::Pointer(_) | Type::Event | Type::Image(_) | Type::Pipe(..) | Type::ReserveId => {
-            (pointer_bytes as u64, pointer_bytes as u64)
-        }
+        Type::Pointer(_)
+        | Type::Event
+        | Type::Image(_)
+        | Type::Pipe(..)
+        | Type::ReserveId
+        | Type::Queue
+        | Type::ClkEvent
+        | Type::Block(_) => (pointer_bytes as u64, pointer_bytes as u64),
+        // `{ uint; size_t[3]; size_t[3]; size_t[3] }`.
+        Type::NdRange => ((pointer_bytes as u64) * 10, pointer_bytes as u64),
         // A sampler is a 32-bit value (llvm-spirv: `i32` before translation).
         Type::Sampler => (4, 4),
         Type::Array(t, n) => {

@@ -1,0 +1,706 @@
+//! Blocks (OpenCL C 2.0 §1.12) as far as `enqueue_kernel` needs them, lowered the way
+//! clang + llvm-spirv do:
+//! - a Block literal is a private struct `{ uint size; uint align; generic uchar *invoke;
+//!   captures… }` filled where the literal is evaluated (captures are const copies, §1.12.3),
+//!   and its value is that struct's address as a `generic uchar *`;
+//! - its body becomes the *invoke function* `__<function>_block_invoke[_N]` taking that
+//!   pointer first, then the Block's parameters; captured variables are read back from the
+//!   struct into const locals;
+//! - an enqueued Block also gets the kernel `__<function>_block_invoke[_N]_kernel` (an entry
+//!   point with the same parameters, calling the invoke function), the `Invoke` operand of
+//!   `OpEnqueueKernel` and the other device-enqueue instructions.
+//!
+//! Blocks are statically determinable (§1.12.5): every Block value is one known literal
+//! ([`BlockSig::literal`]), so calls are direct `OpFunctionCall`s of its invoke function.
+//! Block variables are `Symbol::Value`s bound to the literal at their declaration.
+
+use spv::{FunctionControl, Op, Operand};
+
+use super::{Emitter, FnState, KernelInfo, Val};
+use crate::ast::{
+    AddrSpace, BlockLiteral, Declaration, Expr, ExprKind, ForInit, Initializer, ParamDecl, Stmt,
+    StmtKind,
+};
+use crate::sema::scope::Tag;
+use crate::sema::types::BlockSig;
+use crate::sema::{Scalar, Symbol, Type};
+use crate::source::Span;
+
+/// A captured automatic variable: its name, its type in the literal and its member index.
+#[derive(Clone, Debug)]
+pub(crate) struct Capture {
+    pub name: String,
+    pub ty: Type,
+    pub member: u32,
+}
+
+/// One Block literal of the translation unit.
+#[derive(Clone, Debug)]
+pub(crate) struct BlockLit {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub param_decls: Vec<ParamDecl>,
+    pub body: Stmt,
+    /// `__<function>_block_invoke[_N]`.
+    pub name: String,
+    /// The function that encloses the literal at top level (names nested literals).
+    pub owner: String,
+    pub invoke: spv::Id,
+    /// The enqueue kernel, made when the Block is used by a device-enqueue built-in.
+    pub kernel: Option<spv::Id>,
+    pub struct_ty: spv::Id,
+    /// Size and alignment of the literal struct (`ParamSize`, `ParamAlign`).
+    pub size: u32,
+    pub align: u32,
+    pub captures: Vec<Capture>,
+    /// Local symbols of the enclosing function other than captures (static and `__local`
+    /// variables, sampler constants, typedefs, enum constants, tags) that the body may use.
+    pub inherited: Vec<(String, Symbol)>,
+    pub inherited_tags: Vec<(String, Tag)>,
+    pub span: Span,
+}
+
+/// Names used as identifiers in expressions anywhere in a statement (nested literals too).
+fn idents_in_stmt(s: &Stmt, out: &mut Vec<String>) {
+    match &s.kind {
+        StmtKind::Compound(items) => items.iter().for_each(|i| idents_in_stmt(i, out)),
+        StmtKind::Decl(d) => idents_in_decl(d, out),
+        StmtKind::Expr(e) | StmtKind::Return(e) => {
+            if let Some(e) = e {
+                idents_in_expr(e, out)
+            }
+        }
+        StmtKind::If(c, t, f) => {
+            idents_in_expr(c, out);
+            idents_in_stmt(t, out);
+            if let Some(f) = f {
+                idents_in_stmt(f, out);
+            }
+        }
+        StmtKind::While(c, b) | StmtKind::Switch(c, b) | StmtKind::Case(c, b) => {
+            idents_in_expr(c, out);
+            idents_in_stmt(b, out);
+        }
+        StmtKind::DoWhile(b, c) => {
+            idents_in_stmt(b, out);
+            idents_in_expr(c, out);
+        }
+        StmtKind::For(init, c, step, b) => {
+            match init.as_deref() {
+                Some(ForInit::Decl(d)) => idents_in_decl(d, out),
+                Some(ForInit::Expr(e)) => idents_in_expr(e, out),
+                None => {}
+            }
+            for e in [c, step].into_iter().flatten() {
+                idents_in_expr(e, out);
+            }
+            idents_in_stmt(b, out);
+        }
+        StmtKind::Default(b) | StmtKind::Label(_, b) => idents_in_stmt(b, out),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Error => {}
+    }
+}
+
+fn idents_in_decl(d: &Declaration, out: &mut Vec<String>) {
+    for id in &d.declarators {
+        for der in &id.declarator.derived {
+            if let crate::ast::Derived::Array(Some(e)) = der {
+                idents_in_expr(e, out);
+            }
+        }
+        if let Some(i) = &id.init {
+            idents_in_init(i, out);
+        }
+    }
+}
+
+fn idents_in_init(i: &Initializer, out: &mut Vec<String>) {
+    match i {
+        Initializer::Expr(e) => idents_in_expr(e, out),
+        Initializer::List(l, _) => l.iter().for_each(|i| idents_in_init(i, out)),
+        Initializer::Designated(_, i, _) => idents_in_init(i, out),
+    }
+}
+
+fn idents_in_expr(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Ident(n) => {
+            if !out.contains(n) {
+                out.push(n.clone());
+            }
+        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::SizeofExpr(a)
+        | ExprKind::VecStep(a)
+        | ExprKind::Member { base: a, .. } => idents_in_expr(a, out),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => {
+            idents_in_expr(a, out);
+            idents_in_expr(b, out);
+        }
+        ExprKind::Cond(a, b, c) => {
+            idents_in_expr(a, out);
+            idents_in_expr(b, out);
+            idents_in_expr(c, out);
+        }
+        ExprKind::Call(f, args) => {
+            idents_in_expr(f, out);
+            args.iter().for_each(|a| idents_in_expr(a, out));
+        }
+        ExprKind::VectorLit(_, args) => args.iter().for_each(|a| idents_in_expr(a, out)),
+        ExprKind::CompoundLit(_, i) => idents_in_init(i, out),
+        ExprKind::BlockLit(b) => idents_in_stmt(&b.body, out),
+        ExprKind::IntLit { .. }
+        | ExprKind::FloatLit { .. }
+        | ExprKind::CharLit(_)
+        | ExprKind::StringLit(_)
+        | ExprKind::SizeofType(_)
+        | ExprKind::AlignofType(_)
+        | ExprKind::VecStepType(_)
+        | ExprKind::Error => {}
+    }
+}
+
+/// The `return <expr>` expressions of a Block body (not those of nested literals).
+fn returned_exprs<'s>(s: &'s Stmt, out: &mut Vec<&'s Expr>) {
+    match &s.kind {
+        StmtKind::Return(Some(e)) => out.push(e),
+        StmtKind::Compound(items) => items.iter().for_each(|i| returned_exprs(i, out)),
+        StmtKind::If(_, t, f) => {
+            returned_exprs(t, out);
+            if let Some(f) = f {
+                returned_exprs(f, out);
+            }
+        }
+        StmtKind::While(_, b)
+        | StmtKind::Switch(_, b)
+        | StmtKind::Case(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::For(_, _, _, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => returned_exprs(b, out),
+        _ => {}
+    }
+}
+
+fn round_up(v: u64, align: u64) -> u64 {
+    v.div_ceil(align.max(1)) * align.max(1)
+}
+
+impl<'a> Emitter<'a> {
+    /// Blocks need OpenCL C 2.0 (clang enables `-fblocks` for CL2.0; 3.0 with
+    /// `__opencl_c_device_enqueue`).
+    pub fn blocks_allowed(&self) -> bool {
+        self.device_enqueue_allowed()
+    }
+
+    /// Device-side enqueue (§6.13.17): OpenCL C 2.0, or 3.0 with `__opencl_c_device_enqueue`.
+    pub fn device_enqueue_allowed(&self) -> bool {
+        self.opts.cl_version == 200
+            || (self.opts.cl_version >= 300
+                && self
+                    .target
+                    .features
+                    .iter()
+                    .any(|f| f == "__opencl_c_device_enqueue"))
+    }
+
+    /// The `generic uchar *` type of a Block value.
+    pub fn block_ptr_ty(&mut self) -> spv::Id {
+        self.ptr_ty(AddrSpace::Generic, &Type::Scalar(Scalar::UChar))
+    }
+
+    /// The Block type of a Block literal or Block variable expression (without evaluating it).
+    pub(crate) fn block_type_of(&self, e: &Expr) -> Option<Box<BlockSig>> {
+        match &e.kind {
+            ExprKind::BlockLit(_) => Some(Box::new(BlockSig {
+                ret: Type::Void,
+                params: Vec::new(),
+                literal: None,
+            })),
+            ExprKind::Ident(n) => match self.scopes.lookup(n) {
+                Some(Symbol::Value {
+                    ty: Type::Block(sig),
+                    ..
+                }) => Some(sig.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Evaluates a Block literal: fills its struct with the captured values and queues its
+    /// invoke function for emission after the current function.
+    pub(crate) fn block_literal(&mut self, lit: &BlockLiteral, span: Span) -> Option<Val> {
+        if !self.blocks_allowed() {
+            self.error(
+                span,
+                "blocks support disabled - compile with -fblocks or for OpenCL C 2.0 or OpenCL C 3.0 with __opencl_c_device_enqueue feature",
+            );
+            return None;
+        }
+        if self.b.current_function().is_none() {
+            self.error(
+                span,
+                "Block literals at program scope are not supported yet",
+            );
+            return None;
+        }
+        // §1.12.5: no variadic Blocks.
+        if lit.variadic {
+            self.error(
+                span,
+                "invalid prototype, variadic arguments are not allowed in OpenCL",
+            );
+            return None;
+        }
+        let mut params = Vec::new();
+        for p in &lit.params {
+            let base = self.base_type(&p.spec)?;
+            let t = self.apply_declarator(base, &p.spec, &p.declarator)?;
+            let t = match t {
+                Type::Array(elem, _) => {
+                    let space = p.spec.addr.unwrap_or_else(|| self.default_pointee_space());
+                    Type::pointer(*elem, space, p.spec.quals.is_const)
+                }
+                t => t,
+            };
+            if t == Type::Void {
+                self.error(p.span, "argument may not have 'void' type");
+                return None;
+            }
+            params.push(t);
+        }
+        let param_names: Vec<String> = lit
+            .params
+            .iter()
+            .filter_map(|p| p.declarator.name.as_ref().map(|n| n.0.clone()))
+            .collect();
+        // Captures: the automatic variables of the enclosing function the body names.
+        let mut used = Vec::new();
+        idents_in_stmt(&lit.body, &mut used);
+        let (locals, tags) = self.scopes.local_symbols();
+        let mut captures: Vec<(String, Type, spv::Id, Span)> = Vec::new();
+        let mut inherited = Vec::new();
+        for (name, sym) in locals {
+            if param_names.contains(&name) {
+                continue;
+            }
+            let is_used = used.contains(&name);
+            match &sym {
+                Symbol::Var {
+                    ptr,
+                    ty,
+                    space: AddrSpace::Private,
+                    ..
+                } => {
+                    if is_used {
+                        captures.push((name.clone(), ty.clone(), *ptr, span));
+                    }
+                }
+                Symbol::Value {
+                    ty: Type::Block(_), ..
+                } => {
+                    if is_used {
+                        // §1.12.5 Example 4.
+                        self.error(
+                            span,
+                            format!("cannot refer to a block inside block ('{name}' is declared in an outer scope)"),
+                        );
+                        return None;
+                    }
+                }
+                _ => inherited.push((name.clone(), sym.clone())),
+            }
+        }
+        // Keep the capture order of first use in the body, then sort by alignment (largest
+        // first, as clang lays out Block captures).
+        captures.sort_by_key(|c| used.iter().position(|u| *u == c.0).unwrap_or(usize::MAX));
+        let ret = match &lit.ret {
+            Some(tn) => self.resolve_type_name(tn)?,
+            None => self.infer_block_return(lit, &params, &captures),
+        };
+        if matches!(ret, Type::Block(_)) {
+            self.error(
+                span,
+                "a Block cannot be the return value of a Block (OpenCL C 2.0 §1.12.5)",
+            );
+            return None;
+        }
+        let ptr_bytes = u64::from(self.pointer_bits() / 8);
+        // Captured arrays decay to pointers (§1.12.5: "arrays are captured by reference").
+        let mut fields: Vec<(String, Type, spv::Id)> = Vec::new();
+        for (name, ty, ptr, _) in &captures {
+            fields.push((name.clone(), ty.clone(), *ptr));
+        }
+        let mut order: Vec<usize> = (0..fields.len()).collect();
+        let capture_ty = |t: &Type| match t {
+            Type::Array(elem, _) => Type::pointer((**elem).clone(), AddrSpace::Private, false),
+            t => t.clone(),
+        };
+        order.sort_by_key(|&i| std::cmp::Reverse(self.size_align(&capture_ty(&fields[i].1)).1));
+        // clang lays the literal out packed (`<{ … }>`, SPIR-V `CPacked`) with the captures
+        // sorted by alignment; when that leaves a member misaligned (a 32-bit target with
+        // 8-byte captures) the natural layout is used instead.
+        let mut offset = 8 + ptr_bytes;
+        let mut packed = true;
+        let mut align = ptr_bytes.max(4);
+        let mut member_types = vec![
+            self.spv_type(&Type::UINT),
+            self.spv_type(&Type::UINT),
+            self.block_ptr_ty(),
+        ];
+        let mut caps = Vec::new();
+        for (m, &i) in order.iter().enumerate() {
+            let t = capture_ty(&fields[i].1);
+            let (s, a) = self.size_align(&t);
+            packed &= offset % a.max(1) == 0;
+            offset = round_up(offset, a) + s;
+            align = align.max(a);
+            member_types.push(self.spv_type(&t));
+            caps.push(Capture {
+                name: fields[i].0.clone(),
+                ty: t,
+                member: 3 + m as u32,
+            });
+        }
+        let size = if packed {
+            offset
+        } else {
+            round_up(offset, align)
+        };
+        let struct_ty = self.b.type_struct(&member_types);
+        if packed {
+            self.b.decorate(struct_ty, spv::Decoration::CPacked, &[]);
+        }
+        // Fill the literal.
+        let ptr_t = self.b.type_pointer(spv::StorageClass::Function, struct_ty);
+        let var = self.b.local_variable(ptr_t);
+        let uint = self.spv_type(&Type::UINT);
+        let mut values = vec![
+            self.b.constant_u32(uint, size as u32),
+            self.b.constant_u32(uint, align as u32),
+        ];
+        let bp = self.block_ptr_ty();
+        values.push(self.b.constant_null(bp));
+        for c in &caps {
+            let i = order[(c.member - 3) as usize];
+            let src = fields[i].2;
+            let v = match &fields[i].1 {
+                Type::Array(..) => {
+                    let pt = self.spv_type(&c.ty);
+                    let zero = self.int_const(Scalar::UInt, 0);
+                    self.inst(
+                        Op::InBoundsAccessChain,
+                        pt,
+                        vec![Operand::Id(src), Operand::Id(zero)],
+                    )
+                }
+                t => {
+                    let t = self.spv_type(t);
+                    self.inst(Op::Load, t, vec![Operand::Id(src)])
+                }
+            };
+            values.push(v);
+        }
+        for (m, v) in values.into_iter().enumerate() {
+            let mt = member_types[m];
+            let fp = self.b.type_pointer(spv::StorageClass::Function, mt);
+            let idx = self.int_const(Scalar::UInt, m as i128);
+            let p = self.inst(
+                Op::InBoundsAccessChain,
+                fp,
+                vec![Operand::Id(var), Operand::Id(idx)],
+            );
+            self.b
+                .inst_no_result(Op::Store, vec![Operand::Id(p), Operand::Id(v)]);
+        }
+        let uchar = self.spv_type(&Type::Scalar(Scalar::UChar));
+        let fn_uchar = self.b.type_pointer(spv::StorageClass::Function, uchar);
+        let raw = self.inst(Op::Bitcast, fn_uchar, vec![Operand::Id(var)]);
+        let generic = self.inst(Op::PtrCastToGeneric, bp, vec![Operand::Id(raw)]);
+        // Register the literal; its invoke function is emitted after the current function.
+        let owner = if self.fs.block_owner.is_empty() {
+            self.fs.name.clone()
+        } else {
+            self.fs.block_owner.clone()
+        };
+        let n = self.block_counts.entry(owner.clone()).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 {
+            format!("__{owner}_block_invoke")
+        } else {
+            format!("__{owner}_block_invoke_{n}")
+        };
+        let invoke = self.b.id();
+        self.b.name(invoke, &name);
+        let index = self.blocks.len() as u32;
+        self.blocks.push(BlockLit {
+            ret: ret.clone(),
+            params: params.clone(),
+            param_decls: lit.params.clone(),
+            body: lit.body.clone(),
+            name,
+            owner,
+            invoke,
+            kernel: None,
+            struct_ty,
+            size: size as u32,
+            align: align as u32,
+            captures: caps,
+            inherited,
+            inherited_tags: tags,
+            span,
+        });
+        self.pending_blocks.push(index);
+        Some(Val {
+            id: generic,
+            ty: Type::Block(Box::new(BlockSig {
+                ret,
+                params,
+                literal: Some(index),
+            })),
+        })
+    }
+
+    /// The return type of a literal without one (§1.12.3): `void` without `return <value>`,
+    /// else the type of the first returned value (probed with the parameters and captures
+    /// in scope).
+    fn infer_block_return(
+        &mut self,
+        lit: &BlockLiteral,
+        params: &[Type],
+        _captures: &[(String, Type, spv::Id, Span)],
+    ) -> Type {
+        let mut rets = Vec::new();
+        returned_exprs(&lit.body, &mut rets);
+        let Some(first) = rets.first() else {
+            return Type::Void;
+        };
+        self.scopes.push();
+        for (p, t) in lit.params.iter().zip(params) {
+            if let Some((name, _)) = &p.declarator.name {
+                let pt = self.ptr_ty(AddrSpace::Private, t);
+                let var = self.b.local_variable(pt);
+                self.scopes.declare(
+                    name,
+                    Symbol::Var {
+                        ptr: var,
+                        ty: t.clone(),
+                        space: AddrSpace::Private,
+                        is_const: false,
+                    },
+                );
+            }
+        }
+        let t = self.probe_type(first);
+        self.scopes.pop();
+        match t {
+            Some(Type::Array(elem, _)) => Type::pointer(*elem, AddrSpace::Private, false),
+            Some(t) => t,
+            None => Type::Void,
+        }
+    }
+
+    /// Emits the invoke functions (and enqueue kernels) of the literals met so far.
+    pub(crate) fn emit_pending_blocks(&mut self) {
+        while !self.pending_blocks.is_empty() {
+            let index = self.pending_blocks.remove(0);
+            self.emit_block_invoke(index);
+        }
+    }
+
+    fn emit_block_invoke(&mut self, index: u32) {
+        let Some(lit) = self.blocks.get(index as usize).cloned() else {
+            return;
+        };
+        let ret_t = self.spv_type(&lit.ret);
+        let bp = self.block_ptr_ty();
+        let mut pts = vec![bp];
+        for t in &lit.params {
+            pts.push(self.spv_type(t));
+        }
+        let fn_t = self.b.type_function(ret_t, &pts);
+        self.fs = FnState {
+            name: lit.name.clone(),
+            block_owner: lit.owner.clone(),
+            ret: Some(lit.ret.clone()),
+            ..FnState::default()
+        };
+        self.b
+            .begin_function(ret_t, Some(lit.invoke), FunctionControl::NONE, fn_t);
+        let ids: Vec<spv::Id> = pts.iter().map(|t| self.b.function_parameter(*t)).collect();
+        let entry = self.b.id();
+        self.begin_block(entry);
+        self.fs.entry = Some(entry);
+        self.scopes.push();
+        for (name, sym) in &lit.inherited {
+            self.scopes.declare(name, sym.clone());
+        }
+        for (name, tag) in &lit.inherited_tags {
+            self.scopes.declare_tag(name, *tag);
+        }
+        // Captures: const copies read back from the literal.
+        let sp = self
+            .b
+            .type_pointer(spv::StorageClass::Generic, lit.struct_ty);
+        let this = self.inst(Op::Bitcast, sp, vec![Operand::Id(ids[0])]);
+        for c in &lit.captures {
+            let t = self.spv_type(&c.ty);
+            let fp = self.b.type_pointer(spv::StorageClass::Generic, t);
+            let idx = self.int_const(Scalar::UInt, c.member as i128);
+            let p = self.inst(
+                Op::InBoundsAccessChain,
+                fp,
+                vec![Operand::Id(this), Operand::Id(idx)],
+            );
+            let v = self.inst(Op::Load, t, vec![Operand::Id(p)]);
+            let pt = self.ptr_ty(AddrSpace::Private, &c.ty);
+            let var = self.b.local_variable(pt);
+            self.b.name(var, &c.name);
+            self.b
+                .inst_no_result(Op::Store, vec![Operand::Id(var), Operand::Id(v)]);
+            self.scopes.declare(
+                &c.name,
+                Symbol::Var {
+                    ptr: var,
+                    ty: c.ty.clone(),
+                    space: AddrSpace::Private,
+                    is_const: true,
+                },
+            );
+        }
+        self.scopes.push();
+        for (i, (p, t)) in lit.param_decls.iter().zip(&lit.params).enumerate() {
+            let Some((name, psp)) = &p.declarator.name else {
+                continue;
+            };
+            let pt = self.ptr_ty(AddrSpace::Private, t);
+            let var = self.b.local_variable(pt);
+            self.b.name(var, name);
+            self.b
+                .inst_no_result(Op::Store, vec![Operand::Id(var), Operand::Id(ids[i + 1])]);
+            if self.scopes.declared_here(name).is_some() {
+                self.error(*psp, format!("redefinition of parameter '{name}'"));
+            }
+            self.scopes.declare(
+                name,
+                Symbol::Var {
+                    ptr: var,
+                    ty: t.clone(),
+                    space: AddrSpace::Private,
+                    is_const: false,
+                },
+            );
+        }
+        self.fs.body_depth = self.scopes.depth();
+        if let StmtKind::Compound(items) = &lit.body.kind {
+            for s in items {
+                self.stmt(s);
+            }
+        }
+        if !self.b.block_terminated() {
+            if lit.ret == Type::Void {
+                self.b.inst_no_result(Op::Return, vec![]);
+            } else {
+                self.b.inst_no_result(Op::Unreachable, vec![]);
+            }
+        }
+        self.b.end_function();
+        self.scopes.pop();
+        self.scopes.pop();
+        self.fs = FnState::default();
+        if let Some(kernel) = lit.kernel {
+            self.emit_block_kernel(&lit, kernel, &pts);
+        }
+    }
+
+    /// `void __…_block_invoke_kernel(generic uchar *literal, local void *…)` calling the
+    /// invoke function: the kernel that device-side enqueue launches (llvm-spirv's form).
+    fn emit_block_kernel(&mut self, lit: &BlockLit, kernel: spv::Id, pts: &[spv::Id]) {
+        let void = self.b.type_void();
+        let fn_t = self.b.type_function(void, pts);
+        self.b
+            .begin_function(void, Some(kernel), FunctionControl::NONE, fn_t);
+        let name = format!("{}_kernel", lit.name);
+        self.b.name(kernel, &name);
+        let ids: Vec<spv::Id> = pts.iter().map(|t| self.b.function_parameter(*t)).collect();
+        self.b.begin_block(None);
+        let ops = std::iter::once(Operand::Id(lit.invoke))
+            .chain(ids.iter().map(|i| Operand::Id(*i)))
+            .collect();
+        self.inst(Op::FunctionCall, void, ops);
+        self.b.inst_no_result(Op::Return, vec![]);
+        self.b.end_function();
+        self.kernels.push(KernelInfo {
+            id: kernel,
+            name,
+            span: lit.span,
+            attrs: Vec::new(),
+            arg_types: std::iter::once("void*".to_string())
+                .chain(lit.params.iter().map(|t| self.type_name(t)))
+                .collect(),
+        });
+    }
+
+    /// The enqueue kernel of Block value `v` (made on first use).
+    pub(crate) fn block_kernel(&mut self, v: &Val) -> Option<(spv::Id, u32, u32)> {
+        let Type::Block(sig) = &v.ty else {
+            return None;
+        };
+        let lit = self.blocks.get_mut(sig.literal? as usize)?;
+        let (size, align) = (lit.size, lit.align);
+        if let Some(k) = lit.kernel {
+            return Some((k, size, align));
+        }
+        let k = self.b.id();
+        if let Some(lit) = self.blocks.get_mut(sig.literal? as usize) {
+            lit.kernel = Some(k);
+        }
+        // The literal's function may already be emitted (a Block variable of an outer
+        // scope is still pending until its function ends, so this is the common case).
+        Some((k, size, align))
+    }
+
+    /// Calls Block value `callee` with `args` (§1.12.1: "use it just as you would a
+    /// function").
+    pub(crate) fn block_call(&mut self, callee: Val, args: &[Expr], span: Span) -> Option<Val> {
+        let Type::Block(sig) = &callee.ty else {
+            return None;
+        };
+        let Some(lit) = sig.literal.and_then(|i| self.blocks.get(i as usize)) else {
+            self.error(span, "calling a Block parameter is not supported yet");
+            return None;
+        };
+        let invoke = lit.invoke;
+        if args.len() != sig.params.len() {
+            let msg = format!(
+                "too {} arguments to block call, expected {}, have {}",
+                if args.len() < sig.params.len() {
+                    "few"
+                } else {
+                    "many"
+                },
+                sig.params.len(),
+                args.len()
+            );
+            self.error(span, msg);
+            return None;
+        }
+        let mut ops = vec![Operand::Id(invoke), Operand::Id(callee.id)];
+        for (a, t) in args.iter().zip(&sig.params) {
+            let v = self.rvalue(a)?;
+            let v = self.assign_convert(v, t, a, "passing")?;
+            ops.push(Operand::Id(v.id));
+        }
+        let rt = self.spv_type(&sig.ret);
+        let id = self.inst(Op::FunctionCall, rt, ops);
+        Some(Val {
+            id,
+            ty: sig.ret.clone(),
+        })
+    }
+}
