@@ -36,7 +36,8 @@ fn main() -> std::process::ExitCode {
     };
     let (first, last) = (hex(1, 0), hex(2, 0x7f7f_ffff));
     let threads: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
-    let (wide, narrow): (fn(f64) -> f64, fn(f32) -> f32) = match name.as_str() {
+    type Pair = (fn(f64) -> f64, fn(f32) -> f32);
+    let (wide, narrow): Pair = match name.as_str() {
         "log" => (devlib::math::f64::log, devlib::math::f32::log),
         "sin" => (devlib::math::f64::sin, devlib::math::f32::sin),
         "cos" => (devlib::math::f64::cos, devlib::math::f32::cos),
