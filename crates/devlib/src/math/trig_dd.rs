@@ -48,8 +48,8 @@ fn series(r: Dd, first: u32) -> Dd {
         }
         inv_fact.push(if i % 2 == 0 { f } else { f.neg() });
     }
-    let mut acc = Dd::from_f64(0.0);
-    for c in inv_fact.iter().rev() {
+    let mut acc = inv_fact[inv_fact.len() - 1];
+    for c in inv_fact[..inv_fact.len() - 1].iter().rev() {
         acc = acc.mul(r2).add(*c);
     }
     if first == 1 {
