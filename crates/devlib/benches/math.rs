@@ -113,13 +113,14 @@ fn main() {
     );
     row("sinpi", time(&x64, d::sinpi), None);
     row("tanpi", time(&x64, d::tanpi), None);
-    row("exp10", time(&x64, d::exp10), None);
+    row("exp10", time(&x64, d::exp10), Some(time(&x64, libm::exp10)));
     // The functions computed with double-double intermediates (1 ulp), against std (the C
     // library) or, where std has none, the `libm` crate (musl, marked "libm").
     let unit64: Vec<f64> = x64.iter().map(|x| x / 10.0).collect();
     let big64: Vec<f64> = pos64.iter().map(|x| x + 1.0).collect();
     row("tanh", time(&x64, d::tanh), Some(time(&x64, f64::tanh)));
     row("cosh", time(&x64, d::cosh), Some(time(&x64, f64::cosh)));
+    row("sinh", time(&x64, d::sinh), Some(time(&x64, f64::sinh)));
     row("asinh", time(&x64, d::asinh), Some(time(&x64, f64::asinh)));
     row(
         "acosh",

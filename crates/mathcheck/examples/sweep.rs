@@ -1,5 +1,5 @@
 //! `oxcl mathcheck` without the CLI (whose release build needs the whole compiler), for long
-//! runs in release: `cargo run --release -p mathcheck --example sweep -- TYPE FUNC[,FUNC…]
+//! runs in release: `cargo run --release -p mathcheck --example sweep -- TYPE FUNC[,FUNC…]|all
 //! [--exhaustive] [--samples N] [--threads N] [--resume FILE]`. Prints the table (with the
 //! count of inputs above 0.5 ulp).
 
@@ -24,12 +24,13 @@ fn run() -> Result<bool, String> {
     let mut args = std::env::args().skip(1);
     let kind = args.next().ok_or("no type")?;
     let kind = mathcheck::Kind::parse(&kind).ok_or(format!("unknown type `{kind}`"))?;
-    let names: Vec<String> = args
-        .next()
-        .ok_or("no function")?
-        .split(',')
-        .map(str::to_string)
-        .collect();
+    let functions = args.next().ok_or("no function")?;
+    // `all`: every function of the type.
+    let names: Vec<String> = if functions == "all" {
+        Vec::new()
+    } else {
+        functions.split(',').map(str::to_string).collect()
+    };
     let mut options = mathcheck::Options {
         progress: true,
         ..mathcheck::Options::default()

@@ -312,6 +312,20 @@ macro_rules! type_subjects {
             }),
         );
         push(
+            "nan",
+            Shape::IntResult,
+            // The nancode is the argument's bit pattern; 002/§6.13.2: the result is a quiet
+            // NaN (1 here, 0 otherwise).
+            Box::new(move |i: &Input| {
+                let r = m::nan(kind.to_bits(i.x[0]) as _);
+                let quiet_bit = 1u64 << (kind.mant_bits() - 1);
+                Output {
+                    v: [0.0, 0.0],
+                    k: i32::from(w(r).is_nan() && Float::to_bits_u64(r) & quiet_bit != 0),
+                }
+            }),
+        );
+        push(
             "ilogb",
             Shape::IntResult,
             Box::new(move |i: &Input| Output {
@@ -416,7 +430,7 @@ mod tests {
         let per_type = UNARY.len()
             + BINARY.len()
             + TERNARY.len()
-            + 10
+            + 11
             + COMMON_UNARY.len()
             + COMMON_BINARY.len()
             + COMMON_TERNARY.len()

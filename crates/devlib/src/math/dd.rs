@@ -15,11 +15,48 @@ pub(crate) const PI: Dd = Dd {
     lo: 1.2246467991473532e-16,
 };
 
-/// Exact product: `a × b = hi + lo`.
+/// Exact product: `a × b = hi + lo` (lo exact unless it underflows).
+/// With the FMA instruction, `lo = fma(a, b, -hi)`; without it (the baseline x86-64 target),
+/// `f64::mul_add` is a software routine costing tens of ns, so Dekker's product is used: both
+/// factors split into 26-bit halves (Veltkamp), whose products are exact as long as nothing
+/// overflows and |a·b| ≥ 2^-968 (the smallest partial product stays normal); outside that
+/// range (and for zero, ∞ and NaN) the software fma.
+#[inline]
 pub(crate) fn two_prod(a: f64, b: f64) -> Dd {
     let hi = a * b;
+    #[cfg(target_feature = "fma")]
     let lo = a.mul_add(b, -hi);
+    #[cfg(not(target_feature = "fma"))]
+    let lo = {
+        const TINY: f64 = f64::from_bits(0x0370_0000_0000_0000); // 2^-968
+        const HUGE: f64 = f64::from_bits(0x7e20_0000_0000_0000); // 2^995
+        if hi.abs() >= TINY && a.abs() <= HUGE && b.abs() <= HUGE {
+            let (ah, al) = split(a);
+            let (bh, bl) = split(b);
+            ((ah * bh - hi) + ah * bl + al * bh) + al * bl
+        } else {
+            a.mul_add(b, -hi)
+        }
+    };
     Dd { hi, lo }
+}
+
+/// Veltkamp's split: `a = hi + lo` with both halves of at most 26 significant bits.
+#[cfg(not(target_feature = "fma"))]
+#[inline]
+fn split(a: f64) -> (f64, f64) {
+    const SPLITTER: f64 = 134217729.0; // 2^27 + 1
+    let t = SPLITTER * a;
+    let hi = t - (t - a);
+    (hi, a - hi)
+}
+
+/// `x` rounded to the nearest integer, ties to even, for |x| < 2^51: the addition of 1.5·2^52
+/// rounds (`f64::round_ties_even` is a library call on the baseline x86-64 target).
+#[inline]
+pub(crate) fn round_to_int(x: f64) -> f64 {
+    const SHIFTER: f64 = 6755399441055744.0; // 1.5 · 2^52
+    (x + SHIFTER) - SHIFTER
 }
 
 /// Exact sum of two `f64` with `|a| ≥ |b|` not required.
@@ -230,6 +267,8 @@ impl Dd {
 /// and remainders inside the normal range.
 pub(crate) fn div_f64(a: f64, b: f64) -> Dd {
     let q = a / b;
-    let r = (-q).mul_add(b, a);
+    // a - q·b is exact (q·b = p.hi + p.lo exactly, a - p.hi exact by Sterbenz).
+    let p = two_prod(q, b);
+    let r = (a - p.hi) - p.lo;
     fast_two_sum(q, r / b)
 }

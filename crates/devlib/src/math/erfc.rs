@@ -87,8 +87,13 @@ const SB: [f64; 7] = [
 
 /// Σ c_i v^i in double-double (`c` from the constant term up).
 fn poly(c: &[f64], v: Dd) -> Dd {
-    let mut acc = Dd::from_f64(0.0);
-    for &ci in c.iter().rev() {
+    // Horner from the last coefficient (no product with a zero accumulator, which would take
+    // two_prod's slow path).
+    let Some((&last, rest)) = c.split_last() else {
+        return Dd::from_f64(0.0);
+    };
+    let mut acc = Dd::from_f64(last);
+    for &ci in rest.iter().rev() {
         acc = acc.mul(v).add_f64(ci);
     }
     acc

@@ -115,7 +115,7 @@ fn expm1_small(r: Dd) -> Dd {
 
 /// `a = n·ln2/64 + r` with |r| ≤ ln 2 / 128 (and a rounding): returns (n, r).
 fn reduce(a: Dd) -> (i32, Dd) {
-    let n = (a.hi * INV_LN2_64).round_ties_even();
+    let n = dd::round_to_int(a.hi * INV_LN2_64);
     // a.hi - n·LN2_64_1 is exact: n·LN2_64_1 is exact and within a factor 2 of a.hi.
     let r = dd::two_sum(a.hi - n * LN2_64_1, a.lo)
         .sub(dd::two_prod(n, LN2_64_2))

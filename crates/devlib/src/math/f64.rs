@@ -571,7 +571,7 @@ pub fn rsqrt(x: f64) -> f64 {
     let r = 1.0 / xs.sqrt();
     let sq = dd::two_prod(r, r);
     let q_hi = xs * sq.hi;
-    let q_lo = xs.mul_add(sq.hi, -q_hi) + xs * sq.lo;
+    let q_lo = dd::two_prod(xs, sq.hi).lo + xs * sq.lo;
     let e = (1.0 - q_hi) - q_lo;
     libm::scalbn(r + r * (0.5 * e), -k)
 }

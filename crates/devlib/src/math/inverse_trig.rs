@@ -119,7 +119,9 @@ pub(crate) fn atan2_dd(y: f64, x: f64) -> Dd {
     let k = -ex;
     let (ys, xs) = (scale(y, k), scale(x, k));
     let a = if !ys.is_normal() {
-        Dd::from_f64(ys.abs() / xs.abs()) // the quotient is subnormal: one rounding suffices
+        // The quotient is subnormal: one rounding of the unscaled quotient (scaling a
+        // subnormal y down would already round).
+        Dd::from_f64(y.abs() / x.abs())
     } else if quotient_tiny {
         dd::div_f64(ys.abs(), xs.abs()) // atan(t) = t to far below an ulp
     } else {

@@ -23,7 +23,7 @@ fn reduce(x: f64) -> Option<(i64, Dd)> {
     if x.is_nan() || x.abs() >= REDUCTION_LIMIT {
         return None;
     }
-    let k = (x * INV_PIO2).round_ties_even();
+    let k = dd::round_to_int(x * INV_PIO2);
     let a = x - k * PIO2_1; // exact: k·PIO2_1 has at most 53 bits and is close to x
     let r = dd::two_sum(a, -k * PIO2_2); // k·PIO2_2 exact
     let r = r.sub(dd::two_prod(k, PIO2_3)).add_f64(-k * PIO2_3T);
@@ -48,8 +48,8 @@ fn series(r: Dd, first: u32) -> Dd {
         }
         inv_fact.push(if i % 2 == 0 { f } else { f.neg() });
     }
-    let mut acc = Dd::from_f64(0.0);
-    for c in inv_fact.iter().rev() {
+    let mut acc = inv_fact[inv_fact.len() - 1];
+    for c in inv_fact[..inv_fact.len() - 1].iter().rev() {
         acc = acc.mul(r2).add(*c);
     }
     if first == 1 {
