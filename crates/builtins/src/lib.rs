@@ -16,15 +16,17 @@
 //!
 //! Work-group collectives and sub-group functions are families here ([`Requires`] says which
 //! device support they need). Not yet in the table: images (whose argument types are not
-//! [`Ty`]s yet), pipes, atomics, async copies, printf, device-side enqueue, address-space
+//! [`Ty`]s yet), pipes, atomics, async copies, printf, address-space
 //! qualifier functions, shuffle, and the `vload`/`vstore` families — the compiler knows those
-//! by name.
+//! by name. The device-side enqueue built-ins are listed in [`enqueue::DEVICE_ENQUEUE`].
 
+pub mod enqueue;
 pub mod sig;
 pub mod ulp;
 
 mod table;
 
+pub use enqueue::{is_device_enqueue, EnqueueOverload, DEVICE_ENQUEUE};
 pub use sig::{AddrSpace, Elem, Overload, Ty};
 pub use table::FAMILIES;
 

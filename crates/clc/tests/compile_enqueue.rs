@@ -437,3 +437,85 @@ kernel void w(global size_t *a, myint b, global pair *c, write_only pipe pair q,
         [false, false, false, true, true, true, false, false, true, false]
     );
 }
+
+/// Nested literals (a Block enqueuing a Block, §1.12.3: captures of the inner one are captured
+/// by the outer one too), enqueue from a non-kernel function, and a 32-bit target (where
+/// `ndrange_t` holds `uint`s and 8-byte captures need the natural, unpacked literal layout).
+#[test]
+fn nested_blocks_and_physical32() {
+    let src = r#"
+void helper(global int *a, int n, long big) {
+  queue_t q = get_default_queue();
+  for (int i = 0; i < n; ++i) {
+    enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), ^{
+      a[i] = i + (int)big;
+      int (^sq)(int) = ^(int x) { return x * x + i; };
+      a[i + 1] = sq(i);
+      if (i == 0)
+        enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
+                       ^{ a[100] = n; });
+    });
+  }
+}
+kernel void top(global int *a, int n) { helper(a, n, 5); }
+"#;
+    for bits in [64u32, 32] {
+        let target = Target {
+            address_bits: bits,
+            ..Target::default()
+        };
+        let opts = BuildOptions::parse("-cl-std=CL2.0").expect("options");
+        let m = clc::compile(src, "n.cl", &opts, &target).unwrap_or_else(|e| panic!("{}", e.log));
+        let env =
+            spv::valid::Env::opencl(spv::valid::ClVersion::Cl20, spv::valid::Profile::Full, bits);
+        let bytes = m.module.to_bytes();
+        if let Err(e) = spv::valid::validate(m.module, &env) {
+            panic!("{bits}: spv::valid: {e:?}");
+        }
+        if !tool("spirv-val") || !tool("spirv-dis") {
+            eprintln!("spirv-val or spirv-dis not found: skipping");
+            continue;
+        }
+        let f = std::env::temp_dir().join(format!("clc-nested-{bits}-{}.spv", std::process::id()));
+        std::fs::write(&f, bytes).expect("write");
+        let val = Command::new("spirv-val")
+            .args(["--target-env", "opencl2.0"])
+            .arg(&f)
+            .output()
+            .expect("spirv-val");
+        assert!(
+            val.status.success(),
+            "{bits}: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+        let text = dis(&f);
+        let _ = std::fs::remove_file(&f);
+        // The literals' sizes and alignments as clang-15 -target spir64/spir + llvm-spirv-15
+        // give them: outer {size, align, invoke, big, a, i, n} = 16+8+8+4+4 = 40 (64-bit),
+        // {size, align, invoke, a, big, i, n} = 12+4+8+4+4 = 32 (32-bit: `a` fills the gap
+        // before `long big`); inner {…, a, n} = 28 / 20; all 8-aligned.
+        let want: [&str; 2] = if bits == 64 {
+            ["%uint_40 %uint_8", "%uint_28 %uint_8"]
+        } else {
+            ["%uint_32 %uint_8", "%uint_20 %uint_8"]
+        };
+        let facts = enqueue_facts(&text);
+        let enqueues: Vec<&String> = facts
+            .iter()
+            .filter(|f| f.starts_with("OpEnqueueKernel"))
+            .collect();
+        assert_eq!(enqueues.len(), 2, "{bits}: {facts:?}");
+        for (f, w) in enqueues.iter().zip(want) {
+            assert!(f.ends_with(w), "{bits}: {f} should end with {w}");
+        }
+        let entries = entry_points(&text);
+        assert_eq!(
+            entries,
+            [
+                "__helper_block_invoke_3_kernel",
+                "__helper_block_invoke_kernel",
+                "top"
+            ]
+        );
+    }
+}

@@ -236,3 +236,113 @@ fn every_overload_compiles_and_validates_cl20() {
 fn every_overload_compiles_and_validates_cl30() {
     every_overload(300);
 }
+
+/// An argument expression for a device-enqueue parameter spelled `p` (the kernel declares
+/// `q`, `nd`, `ev`, `evr`, `s2`, `s3`, `out`, `prof`); a Block with `locals` `local void *`
+/// parameters.
+fn enqueue_arg(p: &str, locals: usize) -> String {
+    match p {
+        "queue_t" => "q".into(),
+        "kernel_enqueue_flags_t" => "CLK_ENQUEUE_FLAGS_WAIT_KERNEL".into(),
+        "const ndrange_t" => "nd".into(),
+        "uint" => "1u".into(),
+        "const clk_event_t *" => "&ev".into(),
+        "clk_event_t *" => "&evr".into(),
+        "void (^)(void)" => "^{ out[0] = 1; }".into(),
+        "void (^)(local void *, ...)" => {
+            let params: Vec<String> = (0..locals).map(|i| format!("local void *p{i}")).collect();
+            format!(
+                "^({}){{ ((local int *)p0)[0] = out[0]; }}",
+                params.join(", ")
+            )
+        }
+        "clk_event_t" => "ev".into(),
+        "int" => "0".into(),
+        "clk_profiling_info" => "CLK_PROFILING_COMMAND_EXEC_TIME".into(),
+        "global void *" => "prof".into(),
+        "size_t" => "8".into(),
+        "const size_t[2]" => "s2".into(),
+        "const size_t[3]" => "s3".into(),
+        other => panic!("no argument for parameter type '{other}'"),
+    }
+}
+
+/// Every device-side enqueue overload (`builtins::DEVICE_ENQUEUE`; the Block forms with one to
+/// three `local void *` parameters) in a kernel of its own, for OpenCL C 2.0 and for 3.0 with
+/// `__opencl_c_device_enqueue`, checked by `spv::valid` and `spirv-val`.
+fn every_device_enqueue_overload(cl: u32) {
+    let mut v = version(cl);
+    if cl >= 300 {
+        v.target
+            .features
+            .push("__opencl_c_device_enqueue".to_string());
+        v.env = v.env.with_feature("__opencl_c_device_enqueue");
+    }
+    let mut src = String::new();
+    let mut calls = 0;
+    for (k, o) in builtins::DEVICE_ENQUEUE.iter().enumerate() {
+        let has_local_block = o.params.contains(&"void (^)(local void *, ...)");
+        let variants = if has_local_block { 1..=3 } else { 1..=1 };
+        for locals in variants {
+            let mut args: Vec<String> = o.params.iter().map(|p| enqueue_arg(p, locals)).collect();
+            if o.local_sizes {
+                args.extend((0..locals).map(|i| format!("{}u", 16 * (i + 1))));
+            }
+            let call = format!("{}({})", o.name, args.join(", "));
+            let stmt = match o.ret {
+                "void" => format!("{call};"),
+                "queue_t" | "ndrange_t" => format!("{} r = {call};", o.ret),
+                "clk_event_t" => format!("clk_event_t r = {call}; release_event(r);"),
+                _ => format!("out[1] = (int)({call});"),
+            };
+            src.push_str(&format!(
+                "__kernel void e{k}_{locals}(__global int *out, __global ulong *prof) {{\n\
+                 \x20   queue_t q = get_default_queue();\n\
+                 \x20   ndrange_t nd = ndrange_1D(64);\n\
+                 \x20   clk_event_t ev = create_user_event();\n\
+                 \x20   clk_event_t evr;\n\
+                 \x20   size_t s2[2] = {{8, 8}};\n\
+                 \x20   size_t s3[3] = {{4, 4, 4}};\n\
+                 \x20   {stmt}\n\
+                 }}\n"
+            ));
+            calls += 1;
+        }
+    }
+    assert!(calls >= builtins::DEVICE_ENQUEUE.len());
+    let opts = BuildOptions::parse(v.std).expect("options");
+    let compiled = match clc::compile(&src, "enqueue.cl", &opts, &v.target) {
+        Ok(c) => c,
+        Err(e) => panic!("CL{cl}: {}\n{src}", e.log),
+    };
+    let bytes = compiled.module.to_bytes();
+    if let Err(e) = spv::valid::validate(compiled.module, &v.env) {
+        panic!("spv::valid rejected CL{cl}: {e:?}");
+    }
+    if Command::new("spirv-val").arg("--version").output().is_err() {
+        eprintln!("spirv-val not found: skipping its check");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("clc-enqueue-overloads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join(format!("enqueue{cl}.spv"));
+    std::fs::write(&file, &bytes).expect("write");
+    let out = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.2"])
+        .arg(&file)
+        .output()
+        .expect("run spirv-val");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "CL{cl}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_device_enqueue_overload_compiles_and_validates() {
+    every_device_enqueue_overload(200);
+    every_device_enqueue_overload(300);
+}

@@ -343,11 +343,34 @@ impl<'a> Emitter<'a> {
         };
         order.sort_by_key(|&i| std::cmp::Reverse(self.size_align(&capture_ty(&fields[i].1)).1));
         // clang lays the literal out packed (`<{ … }>`, SPIR-V `CPacked`) with the captures
-        // sorted by alignment; when that leaves a member misaligned (a 32-bit target with
-        // 8-byte captures) the natural layout is used instead.
-        let mut offset = 8 + ptr_bytes;
+        // sorted by alignment, first filling the gap between the header and the most aligned
+        // capture with smaller ones (32-bit: a 12-byte header before 8-byte captures); when a
+        // member is still misaligned the natural layout is used instead. The literal is at
+        // least 8-aligned (as clang reports it for spir and spir64).
+        let header = 8 + ptr_bytes;
+        let align_of = |em: &Self, i: usize| em.size_align(&capture_ty(&fields[i].1));
+        if let Some(&first) = order.first() {
+            let max_align = align_of(self, first).1.max(1);
+            let mut gap = round_up(header, max_align) - header;
+            let mut at = header;
+            let mut front = Vec::new();
+            let mut k = 0;
+            while gap > 0 && k < order.len() {
+                let (s, a) = align_of(self, order[k]);
+                if s <= gap && at % a.max(1) == 0 {
+                    front.push(order.remove(k));
+                    gap -= s;
+                    at += s;
+                } else {
+                    k += 1;
+                }
+            }
+            front.extend(order);
+            order = front;
+        }
+        let mut offset = header;
         let mut packed = true;
-        let mut align = ptr_bytes.max(4);
+        let mut align = 8u64.max(ptr_bytes);
         let mut member_types = vec![
             self.spv_type(&Type::UINT),
             self.spv_type(&Type::UINT),

@@ -26,26 +26,6 @@ fn is_null_constant(e: &Expr) -> bool {
     }
 }
 
-/// The device-enqueue built-ins by name.
-pub const DEVICE_ENQUEUE_BUILTINS: &[&str] = &[
-    "enqueue_kernel",
-    "get_kernel_work_group_size",
-    "get_kernel_preferred_work_group_size_multiple",
-    "get_kernel_sub_group_count_for_ndrange",
-    "get_kernel_max_sub_group_size_for_ndrange",
-    "enqueue_marker",
-    "retain_event",
-    "release_event",
-    "create_user_event",
-    "is_valid_event",
-    "set_user_event_status",
-    "capture_event_profiling_info",
-    "get_default_queue",
-    "ndrange_1D",
-    "ndrange_2D",
-    "ndrange_3D",
-];
-
 impl<'a> Emitter<'a> {
     /// A device-enqueue built-in call, or `None` when `name` is not one (or device-side
     /// enqueue is not available: then it is an undeclared function, as in clang).
@@ -55,7 +35,7 @@ impl<'a> Emitter<'a> {
         args: &[Expr],
         span: Span,
     ) -> Option<Option<Val>> {
-        if !DEVICE_ENQUEUE_BUILTINS.contains(&name) || !self.device_enqueue_allowed() {
+        if !builtins::is_device_enqueue(name) || !self.device_enqueue_allowed() {
             return None;
         }
         self.b.capability(Capability::DeviceEnqueue);
