@@ -637,13 +637,41 @@ fn command_image(
 /// The region checks of the image commands: "CL_INVALID_VALUE if the region being read or
 /// written specified by origin and region is out of bounds or if ptr is a NULL value", "if
 /// values in origin and region do not follow rules described in the argument description".
-fn check_region(image: &runtime::Image, origin: [usize; 3], region: [usize; 3]) -> ClResult<()> {
+fn check_region(
+    image: &runtime::Image,
+    origin: runtime::ImageOrigin,
+    region: [usize; 3],
+) -> ClResult<()> {
     // cl_khr_mipmap_image: "CL_INVALID_MIP_LEVEL if ... the mip level specified in origin is
     // not a valid level for image".
     image.check_region(origin, region).map_err(|e| match e {
         runtime::Error::InvalidMipLevel(_) => CL_INVALID_MIP_LEVEL,
         _ => CL_INVALID_VALUE,
     })
+}
+
+/// An image command's `origin` (`const size_t origin[3]`): API 5.3 "Specifying Mipmap Levels to
+/// Image Operations": "If image is a 2D image array or a 3D image, origin[3] specifies the mip
+/// level to use", so a fourth element is read for those image types when they are mipmapped
+/// (the application passes 4 elements then); otherwise only three are read.
+///
+/// # Safety
+/// `p` must be null or point to three `size_t`, four for a mipmapped 2D array or 3D image.
+unsafe fn image_origin(image: &runtime::Image, p: *const usize) -> ClResult<runtime::ImageOrigin> {
+    // SAFETY: the caller's promise.
+    let [x, y, z] = unsafe { triple(p) }?;
+    let level_in_fourth = image.mip_levels() > 1
+        && matches!(
+            image.image_type(),
+            ImageType::Image2DArray | ImageType::Image3D
+        );
+    // SAFETY: a fourth element for these images (the caller's promise; `p` is not null).
+    let level = if level_in_fourth {
+        unsafe { *p.add(3) }
+    } else {
+        0
+    };
+    Ok(runtime::ImageOrigin([x, y, z, level]))
 }
 
 /// The host pitches of a read or write: "CL_INVALID_VALUE if image is a 1D or 2D image and
@@ -705,8 +733,8 @@ pub unsafe extern "C" fn clEnqueueReadImage(
         // SAFETY: the caller's wait list.
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
         let (m, img) = command_image(&q, image)?;
-        // SAFETY: three size_t each (null is CL_INVALID_VALUE).
-        let (origin, region) = unsafe { (triple(origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin (null is CL_INVALID_VALUE).
+        let (origin, region) = unsafe { (image_origin(&img, origin)?, triple(region)?) };
         check_region(&img, origin, region)?;
         let (pitches, len) = host_pitches(&img, region, row_pitch, slice_pitch)?;
         if ptr.is_null() {
@@ -749,8 +777,8 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
         // SAFETY: the caller's wait list.
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
         let (m, img) = command_image(&q, image)?;
-        // SAFETY: three size_t each.
-        let (origin, region) = unsafe { (triple(origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (origin, region) = unsafe { (image_origin(&img, origin)?, triple(region)?) };
         check_region(&img, origin, region)?;
         let (pitches, len) = host_pitches(&img, region, input_row_pitch, input_slice_pitch)?;
         if ptr.is_null() {
@@ -796,15 +824,23 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
         if src.format() != dst.format() {
             return Err(CL_IMAGE_FORMAT_MISMATCH);
         }
-        // SAFETY: three size_t each.
-        let (so, d_o, region) =
-            unsafe { (triple(src_origin)?, triple(dst_origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (so, d_o, region) = unsafe {
+            (
+                image_origin(&src, src_origin)?,
+                image_origin(&dst, dst_origin)?,
+                triple(region)?,
+            )
+        };
         check_region(&src, so, region)?;
         check_region(&dst, d_o, region)?;
         // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the
-        // source and destination regions overlap."
+        // source and destination regions overlap" (regions of different mip levels do not).
+        let (src_level, s_at) = src.locate(so).map_err(|_| CL_INVALID_VALUE)?;
+        let (dst_level, d_at) = dst.locate(d_o).map_err(|_| CL_INVALID_VALUE)?;
         if src.same(&dst)
-            && (0..3).all(|d| so[d] < d_o[d] + region[d] && d_o[d] < so[d] + region[d])
+            && src_level == dst_level
+            && (0..3).all(|d| s_at[d] < d_at[d] + region[d] && d_at[d] < s_at[d] + region[d])
         {
             return Err(CL_MEM_COPY_OVERLAP);
         }
@@ -839,8 +875,8 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
         // "CL_INVALID_MEM_OBJECT if src_image is not a valid image object or dst_buffer is not a
         // valid buffer object".
         let dst = command_buffer(&q, dst_buffer)?;
-        // SAFETY: three size_t each.
-        let (origin, region) = unsafe { (triple(src_origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (origin, region) = unsafe { (image_origin(&src, src_origin)?, triple(region)?) };
         check_region(&src, origin, region)?;
         // "CL_INVALID_VALUE if the region specified by dst_offset and dst_offset + dst_cb refer
         // to a region outside dst_buffer."
@@ -882,8 +918,8 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
         let src = command_buffer(&q, src_buffer)?;
         let (_, dst) = command_image(&q, dst_image)?;
-        // SAFETY: three size_t each.
-        let (origin, region) = unsafe { (triple(dst_origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (origin, region) = unsafe { (image_origin(&dst, dst_origin)?, triple(region)?) };
         check_region(&dst, origin, region)?;
         // "CL_INVALID_VALUE if the region specified by src_offset and src_offset + src_cb refer
         // to a region outside src_buffer."
@@ -932,8 +968,8 @@ pub unsafe extern "C" fn clEnqueueFillImage(
         if fill_color.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        // SAFETY: three size_t each.
-        let (origin, region) = unsafe { (triple(origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (origin, region) = unsafe { (image_origin(&img, origin)?, triple(region)?) };
         check_region(&img, origin, region)?;
         let format = img.format();
         // SAFETY: the colour has 4 components of 4 bytes (1 for a depth image).
@@ -987,8 +1023,8 @@ pub unsafe extern "C" fn clEnqueueMapImage(
         // SAFETY: the caller's wait list.
         let (q, wait_for) = unsafe { begin(queue, num_events, events) }?;
         let (m, img) = command_image(&q, image)?;
-        // SAFETY: three size_t each.
-        let (origin, region) = unsafe { (triple(origin)?, triple(region)?) };
+        // SAFETY: three size_t each, four for a mipmapped origin.
+        let (origin, region) = unsafe { (image_origin(&img, origin)?, triple(region)?) };
         // "CL_INVALID_VALUE if region being mapped given by (origin, origin + region) is out of
         // bounds or if values specified in map_flags are not valid"; "if image_row_pitch is
         // NULL"; "if image is a 3D image, 1D or 2D image array object and image_slice_pitch is

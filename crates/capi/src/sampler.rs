@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use runtime::{AddressingMode, FilterMode, Sampler};
+use runtime::{AddressingMode, FilterMode, MipSampling, Sampler};
 
 use crate::consts::*;
 use crate::context::ContextObj;
@@ -51,6 +51,15 @@ fn filter(mode: u64) -> ClResult<FilterMode> {
     }
 }
 
+/// A `cl_float` lod clamp property: the float's bits in the low 32 bits of the value.
+fn lod(value: cl_sampler_properties) -> ClResult<f32> {
+    let v = f32::from_bits(value as u32);
+    if v.is_nan() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(v)
+}
+
 fn create(
     context: cl_context,
     sampler: impl FnOnce() -> ClResult<(Sampler, Vec<cl_sampler_properties>)>,
@@ -62,6 +71,8 @@ fn create(
         return Err(CL_INVALID_OPERATION);
     }
     let (sampler, properties) = sampler()?;
+    // The kernel-argument encoding interns the lod clamps; a full table is reported now.
+    sampler.encode().map_err(|_| CL_OUT_OF_RESOURCES)?;
     Ok(Obj::into_handle(Obj::create(SamplerObj {
         context,
         sampler,
@@ -89,6 +100,7 @@ pub unsafe extern "C" fn clCreateSampler(
                     normalized_coords: normalized_coords != 0,
                     addressing: addressing(addressing_mode as u64)?,
                     filter: filter(filter_mode as u64)?,
+                    mip: MipSampling::default(),
                 },
                 Vec::new(),
             ))
@@ -98,9 +110,11 @@ pub unsafe extern "C" fn clCreateSampler(
 
 /// `clCreateSamplerWithProperties` (API 5.8.1): "CL_INVALID_VALUE if the property name in
 /// sampler_properties is not a supported property name, if the value specified for a supported
-/// property name is not valid, or if the same property name is specified more than once." Of the
-/// mipmap properties of `cl_khr_mipmap_image`, only `CL_SAMPLER_MIP_FILTER_MODE` =
-/// `CL_FILTER_NEAREST` is supported.
+/// property name is not valid, or if the same property name is specified more than once." The
+/// mipmap properties of `cl_khr_mipmap_image`: `CL_SAMPLER_MIP_FILTER_MODE` (nearest or
+/// linear) and the `cl_float` lod clamps `CL_SAMPLER_LOD_MIN`/`LOD_MAX`, whose value is the
+/// float's bits in the low 32 bits of the `cl_sampler_properties` (a union of the two, as
+/// drivers read it); NaN clamps are invalid values.
 pub unsafe extern "C" fn clCreateSamplerWithProperties(
     context: cl_context,
     properties: *const cl_sampler_properties,
@@ -132,11 +146,9 @@ pub unsafe extern "C" fn clCreateSamplerWithProperties(
                         }
                         CL_SAMPLER_ADDRESSING_MODE => sampler.addressing = addressing(value)?,
                         CL_SAMPLER_FILTER_MODE => sampler.filter = filter(value)?,
-                        // cl_khr_mipmap_image: the engines take the nearest level of a lod,
-                        // so CL_FILTER_NEAREST (the default) is the one mip filter supported;
-                        // the lod clamps CL_SAMPLER_LOD_MIN/MAX are not.
-                        CL_SAMPLER_MIP_FILTER_MODE
-                            if value == CL_FILTER_NEAREST as cl_sampler_properties => {}
+                        CL_SAMPLER_MIP_FILTER_MODE => sampler.mip.filter = filter(value)?,
+                        CL_SAMPLER_LOD_MIN => sampler.mip.lod_min = lod(value)?,
+                        CL_SAMPLER_LOD_MAX => sampler.mip.lod_max = lod(value)?,
                         _ => return Err(CL_INVALID_VALUE),
                     }
                     list.extend([name, value]);
@@ -183,7 +195,13 @@ pub unsafe extern "C" fn clGetSamplerInfo(
                 FilterMode::Nearest => CL_FILTER_NEAREST,
                 FilterMode::Linear => CL_FILTER_LINEAR,
             })),
-            CL_SAMPLER_MIP_FILTER_MODE => Ok(InfoValue::u32(CL_FILTER_NEAREST)),
+            CL_SAMPLER_MIP_FILTER_MODE => Ok(InfoValue::u32(match s.sampler.mip.filter {
+                FilterMode::Nearest => CL_FILTER_NEAREST,
+                FilterMode::Linear => CL_FILTER_LINEAR,
+            })),
+            // cl_khr_mipmap_image: cl_float.
+            CL_SAMPLER_LOD_MIN => Ok(InfoValue::pod(&[s.sampler.mip.lod_min])),
+            CL_SAMPLER_LOD_MAX => Ok(InfoValue::pod(&[s.sampler.mip.lod_max])),
             CL_SAMPLER_PROPERTIES => Ok(InfoValue::pod(&s.properties)),
             // "CL_INVALID_VALUE if param_name is not valid".
             _ => Err(CL_INVALID_VALUE),

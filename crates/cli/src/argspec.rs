@@ -89,6 +89,7 @@ fn parse_sampler(spec: &str, rest: &str) -> Result<ArgSpec> {
         normalized_coords,
         addressing,
         filter,
+        mip: runtime::MipSampling::default(),
     }))
 }
 
@@ -345,6 +346,7 @@ mod tests {
                 normalized_coords: false,
                 addressing: runtime::AddressingMode::ClampToEdge,
                 filter: runtime::FilterMode::Linear,
+                mip: runtime::MipSampling::default(),
             })
         );
         assert!(parse("image:3x2:rgb8").is_err());

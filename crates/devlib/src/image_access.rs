@@ -15,7 +15,10 @@
 //! - writes outside the image (coordinates, layer or level) are ignored (nothing is stored);
 //! - the mip level of a sampled read with an explicit level of detail `lod` is the nearest level,
 //!   `0` for `lod <= 0.5`, else `ceil(lod + 0.5) - 1`, clamped to the last level (the OpenGL
-//!   rule for nearest mipmap selection, which cl_khr_mipmap_image refers to); NaN selects 0.
+//!   rule for nearest mipmap selection, which cl_khr_mipmap_image refers to); NaN selects 0;
+//! - the linear mip filter blends levels `floor(lod)` and `floor(lod) + 1` by `frac(lod)` (the
+//!   OpenGL rule), reads level 0 alone for `lod <= 0` and the last level alone beyond it, and
+//!   filters integer images as the nearest level.
 
 use crate::image::{
     border_color, linear_taps, nearest_index, read_texel, write_texel, ChannelOrder, ChannelType,
@@ -247,10 +250,131 @@ pub fn mip_level_for_lod(desc: &ImageDesc, lod: f32) -> u32 {
     }
 }
 
+/// The mipmap state of a sampler (cl_khr_mipmap_image sampler properties, API 5.8.1):
+/// `CL_SAMPLER_MIP_FILTER_MODE`, `CL_SAMPLER_LOD_MIN` and `CL_SAMPLER_LOD_MAX`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MipSampling {
+    /// "CL_FILTER_NEAREST - Use the nearest mipmap level"; "CL_FILTER_LINEAR - Use a weighted
+    /// average of the two mipmap levels nearest to the image coordinate".
+    pub filter: FilterMode,
+    /// "the minimum value to which the computed level of detail lambda is clamped" (0.0).
+    pub lod_min: f32,
+    /// "the maximum value to which the computed level of detail lambda is clamped" (MAXFLOAT).
+    pub lod_max: f32,
+}
+
+impl Default for MipSampling {
+    /// API 5.8.1: "The default is CL_FILTER_NEAREST", "0.0f", "MAXFLOAT".
+    fn default() -> MipSampling {
+        MipSampling {
+            filter: FilterMode::Nearest,
+            lod_min: 0.0,
+            lod_max: f32::MAX,
+        }
+    }
+}
+
+/// Bit of a 32-bit `sampler_t` value that selects the linear mip filter (unused by clang's
+/// `CLK_*` constants, which stop at 0x20; program-scope samplers always use the defaults).
+const MIP_LINEAR_BIT: u32 = 0x40;
+/// Shift of the index of a sampler's lod clamps in [`LOD_CLAMPS`] (0: the defaults).
+const LOD_INDEX_SHIFT: u32 = 8;
+/// Most distinct non-default lod clamp pairs a process can use (24 bits of index).
+const MAX_LOD_CLAMPS: usize = (1 << (32 - LOD_INDEX_SHIFT)) - 1;
+
+/// The non-default `(lod_min, lod_max)` pairs (as bits) in use: a kernel's `sampler_t` is 32
+/// bits wide, too narrow for two floats, so it carries an index into this table. Pairs are
+/// interned once and never removed; the table holds each distinct pair once.
+static LOD_CLAMPS: std::sync::Mutex<Vec<(u32, u32)>> = std::sync::Mutex::new(Vec::new());
+
+impl MipSampling {
+    /// The bits of a `sampler_t` value that carry this mip state (to OR with the bits of
+    /// the sampler's filter, addressing and coordinates), or an error when the process
+    /// already uses [`MAX_LOD_CLAMPS`] distinct lod clamp pairs.
+    pub fn encode(&self) -> Result<u32, String> {
+        let filter = if self.filter == FilterMode::Linear {
+            MIP_LINEAR_BIT
+        } else {
+            0
+        };
+        let defaults = MipSampling::default();
+        let pair = (self.lod_min.to_bits(), self.lod_max.to_bits());
+        if pair == (defaults.lod_min.to_bits(), defaults.lod_max.to_bits()) {
+            return Ok(filter);
+        }
+        let mut table = LOD_CLAMPS.lock().unwrap_or_else(|e| e.into_inner());
+        let index = match table.iter().position(|&p| p == pair) {
+            Some(i) => i + 1,
+            None if table.len() < MAX_LOD_CLAMPS => {
+                table.push(pair);
+                table.len()
+            }
+            None => {
+                return Err(format!(
+                    "more than {MAX_LOD_CLAMPS} distinct sampler lod clamps in one process"
+                ))
+            }
+        };
+        Ok(filter | (index as u32) << LOD_INDEX_SHIFT)
+    }
+
+    /// The mip state of a 32-bit `sampler_t` value (the defaults for clang's constants and
+    /// for an unknown clamp index).
+    pub fn from_bits(bits: u32) -> MipSampling {
+        let mut m = MipSampling::default();
+        if bits & MIP_LINEAR_BIT != 0 {
+            m.filter = FilterMode::Linear;
+        }
+        let index = (bits >> LOD_INDEX_SHIFT) as usize;
+        if index != 0 {
+            let table = LOD_CLAMPS.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(&(min, max)) = table.get(index - 1) {
+                m.lod_min = f32::from_bits(min);
+                m.lod_max = f32::from_bits(max);
+            }
+        }
+        m
+    }
+
+    /// The level of detail after the clamps: `lambda' = min(max(lod, lod_min), lod_max)` (NaN
+    /// stays NaN, which selects level 0).
+    pub fn clamp_lod(&self, lod: f32) -> f32 {
+        if lod.is_nan() {
+            return lod;
+        }
+        let mut l = lod;
+        if l < self.lod_min {
+            l = self.lod_min;
+        }
+        if l > self.lod_max {
+            l = self.lod_max;
+        }
+        l
+    }
+}
+
+/// The levels and weights of a linear mip filter for level of detail `lod` (clamped already):
+/// `(d1, d2, f)` with the result `(1 - f) * T(d1) + f * T(d2)`. The OpenGL rule that
+/// cl_khr_mipmap_image refers to: `lod <= 0` (magnification) or NaN reads level 0 alone;
+/// `lod >= q` (the last level) reads level `q` alone; otherwise `d1 = floor(lod)`,
+/// `d2 = d1 + 1`, `f = frac(lod)`.
+pub fn linear_mip_levels(desc: &ImageDesc, lod: f32) -> (u32, u32, f32) {
+    let last = desc.mip_levels.saturating_sub(1);
+    if lod.is_nan() || lod <= 0.0 {
+        return (0, 0, 0.0);
+    }
+    if lod >= last as f32 {
+        return (last, last, 0.0);
+    }
+    let d1 = lod.floor();
+    (d1 as u32, d1 as u32 + 1, lod - d1)
+}
+
 /// A read with a sampler (env §9.2, §9.5): `coord` holds the coordinates of the image's
 /// dimensions, then the layer coordinate of an array image (1D array: `coord[1]`, 2D array:
-/// `coord[2]`); `lod` is the explicit level of detail. The texel has the image's kind
-/// (float reads of normalized, half and float formats; sRGB converted before filtering).
+/// `coord[2]`); `lod` is the explicit level of detail, used with the default mip state (the
+/// nearest level, no clamps). The texel has the image's kind (float reads of normalized, half
+/// and float formats; sRGB converted before filtering).
 pub fn sample<M: ImageMemory + ?Sized>(
     desc: &ImageDesc,
     mem: &M,
@@ -258,7 +382,48 @@ pub fn sample<M: ImageMemory + ?Sized>(
     coord: [f32; 4],
     lod: f32,
 ) -> Texel {
-    let level = mip_level_for_lod(desc, lod);
+    sample_mip(desc, mem, sampler, &MipSampling::default(), coord, lod)
+}
+
+/// [`sample`] with the sampler's mip state: `lod` is clamped to `[lod_min, lod_max]`, then the
+/// nearest level is read ([`mip_level_for_lod`]) or the two nearest levels are blended
+/// ([`linear_mip_levels`]). Integer images read the nearest level (linear filtering of integer
+/// images is undefined, OpenCL C §6.13.14.2).
+pub fn sample_mip<M: ImageMemory + ?Sized>(
+    desc: &ImageDesc,
+    mem: &M,
+    sampler: &Sampler,
+    mip: &MipSampling,
+    coord: [f32; 4],
+    lod: f32,
+) -> Texel {
+    let lod = mip.clamp_lod(lod);
+    let float = desc.format.texel_kind() == TexelKind::Float;
+    if mip.filter != FilterMode::Linear || !float || desc.mip_levels <= 1 {
+        return sample_level(desc, mem, sampler, coord, mip_level_for_lod(desc, lod));
+    }
+    let (d1, d2, f) = linear_mip_levels(desc, lod);
+    let t1 = sample_level(desc, mem, sampler, coord, d1);
+    if d1 == d2 {
+        return t1;
+    }
+    let t2 = sample_level(desc, mem, sampler, coord, d2);
+    match (t1, t2) {
+        (Texel::Float(a), Texel::Float(b)) => {
+            Texel::Float(std::array::from_fn(|k| (1.0 - f) * a[k] + f * b[k]))
+        }
+        _ => t1,
+    }
+}
+
+/// A sampled read of mip `level` (env §9.2 addressing and filtering within that level).
+fn sample_level<M: ImageMemory + ?Sized>(
+    desc: &ImageDesc,
+    mem: &M,
+    sampler: &Sampler,
+    coord: [f32; 4],
+    level: u32,
+) -> Texel {
     let size = desc.level_size(level);
     let n = dims(desc);
     let layer = if desc.image_type.is_array() {
@@ -557,6 +722,82 @@ mod tests {
         assert_eq!(r(sample(&d, m, &s, [0.5, 0.5, 0.5, 0.0], 0.7)), 100.0);
         assert_eq!(mip_level_for_lod(&d, 0.5), 0);
         assert_eq!(mip_level_for_lod(&d, 9.0), 1);
+    }
+
+    /// A 4x4 R float 2D image with 3 levels whose every texel of level l is 10^l (1, 10, 100),
+    /// so a sample's value shows the level weights directly.
+    fn r_float_levels() -> (ImageDesc, Vec<u8>) {
+        let mut d = ImageDesc::packed(
+            ImageType::Image2D,
+            fmt(ChannelOrder::R, ChannelType::Float),
+            4,
+            4,
+            1,
+            1,
+        );
+        d.mip_levels = 3; // 4x4, 2x2, 1x1
+        let bytes = std::iter::repeat_n(1.0f32, 16)
+            .chain(std::iter::repeat_n(10.0, 4))
+            .chain([100.0])
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        (d, bytes)
+    }
+
+    #[test]
+    fn linear_mip_filter_blends_two_levels() {
+        let (d, mut b) = r_float_levels();
+        let m = cells(&mut b);
+        let s = smp(true, AddressingMode::ClampToEdge, FilterMode::Nearest);
+        let lin = MipSampling {
+            filter: FilterMode::Linear,
+            ..MipSampling::default()
+        };
+        let at =
+            |mip: &MipSampling, lod: f32| r(sample_mip(&d, m, &s, mip, [0.3, 0.6, 0.0, 0.0], lod));
+        // lod 0.25: 0.75 * 1 + 0.25 * 10 = 3.25; lod 1.5: 0.5 * 10 + 0.5 * 100 = 55.
+        assert_eq!(at(&lin, 0.25), 3.25);
+        assert_eq!(at(&lin, 1.5), 55.0);
+        // lod <= 0: level 0 alone; lod >= q = 2: level 2 alone.
+        assert_eq!(at(&lin, -3.0), 1.0);
+        assert_eq!(at(&lin, 2.0), 100.0);
+        assert_eq!(at(&lin, 7.5), 100.0);
+        // Nearest mip filter: lod 1.4 → ceil(1.9) - 1 = 1 → 10; lod 1.6 → 2 → 100.
+        let near = MipSampling::default();
+        assert_eq!(at(&near, 1.4), 10.0);
+        assert_eq!(at(&near, 1.6), 100.0);
+        // Clamps: lambda' = min(max(lod, lod_min), lod_max).
+        let clamped = MipSampling {
+            filter: FilterMode::Linear,
+            lod_min: 0.5,
+            lod_max: 1.25,
+        };
+        assert_eq!(at(&clamped, 0.0), 5.5); // 0.5: 0.5 * 1 + 0.5 * 10
+        assert_eq!(at(&clamped, 2.0), 32.5); // 1.25: 0.75 * 10 + 0.25 * 100
+        let near_max = MipSampling {
+            lod_max: 0.5,
+            ..MipSampling::default()
+        };
+        assert_eq!(at(&near_max, 9.0), 1.0);
+    }
+
+    #[test]
+    fn mip_state_round_trips_through_sampler_bits() {
+        assert_eq!(MipSampling::default().encode(), Ok(0));
+        assert_eq!(MipSampling::from_bits(0x15), MipSampling::default());
+        let m = MipSampling {
+            filter: FilterMode::Linear,
+            lod_min: 0.75,
+            lod_max: 3.5,
+        };
+        let bits = m.encode().unwrap();
+        assert_eq!(bits & 0x3f, 0, "the clang sampler bits stay free");
+        assert_eq!(MipSampling::from_bits(bits | 0x15), m);
+        // The same pair is interned once.
+        assert_eq!(m.encode(), Ok(bits));
+        let other = MipSampling { lod_min: 1.0, ..m };
+        assert_ne!(other.encode().unwrap(), bits);
+        assert_eq!(MipSampling::from_bits(other.encode().unwrap()), other);
     }
 
     #[test]

@@ -191,6 +191,46 @@ impl ImageShape {
     }
 }
 
+/// The `origin` of an image command as cl_khr_mipmap_image reads it (API 5.3 "Specifying
+/// Mipmap Levels to Image Operations"): the texel coordinates, then the mip level of a
+/// mipmapped image in the first coordinate the image type leaves unused ("If image is a 1D
+/// image, origin[1] specifies the mip level to use"; origin[2] for a 1D image array or a 2D
+/// image; "If image is a 2D image array or a 3D image, origin[3] specifies the mip level").
+/// A 3-element origin converts with `origin[3] = 0`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct ImageOrigin(pub [usize; 4]);
+
+impl From<[usize; 3]> for ImageOrigin {
+    fn from(o: [usize; 3]) -> ImageOrigin {
+        ImageOrigin([o[0], o[1], o[2], 0])
+    }
+}
+
+impl From<[usize; 4]> for ImageOrigin {
+    fn from(o: [usize; 4]) -> ImageOrigin {
+        ImageOrigin(o)
+    }
+}
+
+impl ImageOrigin {
+    /// The origin of mip `level` at texel `at` of an image of `image_type` (the level in the
+    /// element [`ImageOrigin`] describes; 1D image buffers have no levels).
+    pub fn at_level(image_type: ImageType, at: [usize; 3], level: usize) -> ImageOrigin {
+        let mut o = [at[0], at[1], at[2], 0];
+        o[level_slot(image_type)] = level;
+        ImageOrigin(o)
+    }
+}
+
+/// The element of an origin that names the mip level of a mipmapped image of `image_type`.
+fn level_slot(image_type: ImageType) -> usize {
+    match image_type {
+        ImageType::Image1D | ImageType::Image1DBuffer => 1,
+        ImageType::Image1DArray | ImageType::Image2D => 2,
+        ImageType::Image2DArray | ImageType::Image3D => 3,
+    }
+}
+
 /// Pitches of a host memory region holding image data (`image_row_pitch`/`image_slice_pitch`
 /// of `cl_image_desc`, `row_pitch`/`slice_pitch` of the image commands): 0 means tightly packed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -406,16 +446,6 @@ impl Image {
                 "a {:?} of {:?} cannot be mipmapped",
                 d.image_type,
                 format.order()
-            )));
-        }
-        // API 5.3 "Specifying Mipmap Levels to Image Operations": a 2D array or 3D image names
-        // its level in origin[3], beyond the 3-element origins of this runtime's host commands,
-        // so such images could not be read or written level by level from the host.
-        if matches!(d.image_type, ImageType::Image2DArray | ImageType::Image3D) {
-            return Err(Error::InvalidImageDescriptor(format!(
-                "mipmapped {:?} images are not supported yet (host commands cannot address \
-                 their levels)",
-                d.image_type
             )));
         }
         // Each level halves the largest dimension: at most log2(max dimension) + 1 levels.
@@ -713,28 +743,40 @@ impl Image {
         }
     }
 
-    /// The mip level an `origin` addresses and the origin within that level (API 5.3
-    /// "Specifying Mipmap Levels to Image Operations": "If image is a 1D image, origin[1]
-    /// specifies the mip level to use"; for a 1D image array and a 2D image, origin[2]). A 2D
-    /// array or 3D image would name its level in origin[3]; those are not created mipmapped
-    /// (see [`Image::new_mipmapped`]). Images that are not mipmapped: level 0.
-    pub fn locate(&self, origin: [usize; 3]) -> Result<(u32, [usize; 3])> {
+    /// The mip level an `origin` addresses and the origin within that level (see
+    /// [`ImageOrigin`]). Images that are not mipmapped: level 0, with origin[3] required to be
+    /// 0 and the other elements returned as given (their rules are [`Image::check_region`]'s).
+    pub fn locate(&self, origin: impl Into<ImageOrigin>) -> Result<(u32, [usize; 3])> {
+        let ImageOrigin(o) = origin.into();
         let d = &self.inner.desc;
-        let slot = match d.image_type {
-            _ if d.mip_levels <= 1 => return Ok((0, origin)),
-            ImageType::Image1D => 1,
-            ImageType::Image1DArray | ImageType::Image2D => 2,
-            _ => return Ok((0, origin)),
-        };
-        let level = origin[slot];
+        let three = [o[0], o[1], o[2]];
+        if d.mip_levels <= 1 {
+            if o[3] != 0 {
+                return Err(Error::InvalidValue(format!(
+                    "origin[3] is {} for an image without mip levels (must be 0)",
+                    o[3]
+                )));
+            }
+            return Ok((0, three));
+        }
+        let slot = level_slot(d.image_type);
+        let level = o[slot];
         if level >= d.mip_levels as usize {
             return Err(Error::InvalidMipLevel(format!(
                 "level {level} of an image with {} levels",
                 d.mip_levels
             )));
         }
-        let mut inside = origin;
-        inside[slot] = 0;
+        if slot < 3 && o[3] != 0 {
+            return Err(Error::InvalidValue(format!(
+                "origin[3] is {} for a {:?} (its level is origin[{slot}])",
+                o[3], d.image_type
+            )));
+        }
+        let mut inside = three;
+        if slot < 3 {
+            inside[slot] = 0;
+        }
         Ok((level as u32, inside))
     }
 
@@ -742,7 +784,7 @@ impl Image {
     /// object, origin[2] must be 0 ... region[2] must be 1", the region nonzero) and in bounds.
     /// For a mipmapped image, the level named in `origin` (see [`Image::locate`]) must exist and
     /// the region lie in that level.
-    pub fn check_region(&self, origin: [usize; 3], region: [usize; 3]) -> Result<()> {
+    pub fn check_region(&self, origin: impl Into<ImageOrigin>, region: [usize; 3]) -> Result<()> {
         let (level, origin) = self.locate(origin)?;
         if region.contains(&0) {
             return Err(Error::InvalidValue(format!(
@@ -778,7 +820,7 @@ impl Image {
 
     /// The byte offset of the first texel of row `y`, slice `z` of a region at `origin` (in the
     /// mip level `origin` names).
-    fn row_offset(&self, origin: [usize; 3], y: usize, z: usize) -> usize {
+    fn row_offset(&self, origin: ImageOrigin, y: usize, z: usize) -> usize {
         let d = &self.inner.desc;
         let Ok((level, origin)) = self.locate(origin) else {
             return usize::MAX;
@@ -790,11 +832,12 @@ impl Image {
     /// `clEnqueueReadImage`: copies `region` at `origin` to `out`, laid out with `pitches`.
     pub fn read(
         &self,
-        origin: [usize; 3],
+        origin: impl Into<ImageOrigin>,
         region: [usize; 3],
         out: &mut [u8],
         pitches: HostPitches,
     ) -> Result<()> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let es = self.format().element_size();
         let t = self.image_type();
@@ -824,11 +867,12 @@ impl Image {
     /// `clEnqueueWriteImage`: copies `data`, laid out with `pitches`, to `region` at `origin`.
     pub fn write(
         &self,
-        origin: [usize; 3],
+        origin: impl Into<ImageOrigin>,
         region: [usize; 3],
         data: &[u8],
         pitches: HostPitches,
     ) -> Result<()> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let es = self.format().element_size();
         let t = self.image_type();
@@ -859,7 +903,7 @@ impl Image {
         let region = self.full_region();
         let es = self.format().element_size();
         let mut out = vec![0u8; region.iter().product::<usize>() * es];
-        self.read([0; 3], region, &mut out, HostPitches::default())?;
+        self.read([0usize; 3], region, &mut out, HostPitches::default())?;
         Ok(out)
     }
 
@@ -869,11 +913,12 @@ impl Image {
     /// the source and destination regions overlap".
     pub fn copy_from(
         &self,
-        dst_origin: [usize; 3],
+        dst_origin: impl Into<ImageOrigin>,
         src: &Image,
-        src_origin: [usize; 3],
+        src_origin: impl Into<ImageOrigin>,
         region: [usize; 3],
     ) -> Result<()> {
+        let (dst_origin, src_origin) = (dst_origin.into(), src_origin.into());
         if src.format() != self.format() {
             return Err(Error::ImageFormatMismatch);
         }
@@ -902,11 +947,12 @@ impl Image {
     /// width × height × depth × bytes/image element").
     pub fn copy_to_buffer(
         &self,
-        origin: [usize; 3],
+        origin: impl Into<ImageOrigin>,
         region: [usize; 3],
         buffer: &Buffer,
         offset: usize,
     ) -> Result<()> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let es = self.format().element_size();
         let len = region.iter().product::<usize>() * es;
@@ -927,9 +973,10 @@ impl Image {
         &self,
         buffer: &Buffer,
         offset: usize,
-        origin: [usize; 3],
+        origin: impl Into<ImageOrigin>,
         region: [usize; 3],
     ) -> Result<()> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let es = self.format().element_size();
         let len = region.iter().product::<usize>() * es;
@@ -948,7 +995,13 @@ impl Image {
     /// image's format as a kernel's write would (float colours for normalized, half and float
     /// formats, signed or unsigned integers for the integer formats; linear colours are
     /// converted to sRGB).
-    pub fn fill(&self, color: Texel, origin: [usize; 3], region: [usize; 3]) -> Result<()> {
+    pub fn fill(
+        &self,
+        color: Texel,
+        origin: impl Into<ImageOrigin>,
+        region: [usize; 3],
+    ) -> Result<()> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let format = self.format();
         let mut element = vec![0u8; format.element_size()];
@@ -967,7 +1020,12 @@ impl Image {
 
     /// `clEnqueueMapImage`: the address of the texel at `origin` in the image's memory and the
     /// image's (row pitch, slice pitch); the memory stays valid while the image lives.
-    pub fn map(&self, origin: [usize; 3], region: [usize; 3]) -> Result<(*mut u8, usize, usize)> {
+    pub fn map(
+        &self,
+        origin: impl Into<ImageOrigin>,
+        region: [usize; 3],
+    ) -> Result<(*mut u8, usize, usize)> {
+        let origin = origin.into();
         self.check_region(origin, region)?;
         let d = &self.inner.desc;
         let offset = self.row_offset(origin, 0, 0);

@@ -252,10 +252,11 @@ impl Kernel {
                 reason: "a sampler given for an argument that is not a sampler_t".into(),
             });
         }
-        self.set(
+        let bits = sampler.encode().map_err(|e| Error::InvalidArgValue {
             index,
-            ArgValue::Bytes(sampler.encode().to_le_bytes().to_vec()),
-        );
+            reason: e.to_string(),
+        })?;
+        self.set(index, ArgValue::Bytes(bits.to_le_bytes().to_vec()));
         Ok(())
     }
 

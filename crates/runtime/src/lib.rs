@@ -35,7 +35,8 @@ pub use devlib::image::{
 pub use devlib::image_desc::{ImageDesc, ImageType};
 pub use error::Error;
 pub use image::{
-    format_supported, supported_formats, HostPitches, Image, ImageAccess, ImageShape, ImageSource,
+    format_supported, supported_formats, HostPitches, Image, ImageAccess, ImageOrigin, ImageShape,
+    ImageSource,
 };
 pub use kernel::{ArgInfo, ArgKind, Kernel};
 /// The access qualifier of an image kernel argument.
@@ -43,7 +44,7 @@ pub use kir::ImageAccess as ImageArgAccess;
 pub use pipe::{Pipe, MAX_PIPE_ARGS, PIPE_MAX_ACTIVE_RESERVATIONS, PIPE_MAX_PACKET_SIZE};
 pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
-pub use sampler::{AddressingMode, FilterMode, Sampler};
+pub use sampler::{AddressingMode, FilterMode, MipSampling, Sampler};
 pub use spec_constants::SpecConstantType;
 
 /// A result of this crate.

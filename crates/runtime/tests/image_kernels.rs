@@ -167,6 +167,7 @@ fn sampler_argument_with_clamp_to_edge_nearest() {
         normalized_coords: false,
         addressing: AddressingMode::ClampToEdge,
         filter: FilterMode::Nearest,
+        ..Sampler::default()
     };
     kernel.set_arg_image(0, &src).unwrap();
     kernel.set_arg_sampler(1, &sampler).unwrap();

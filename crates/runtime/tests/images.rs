@@ -619,6 +619,7 @@ fn sampler_arguments_are_set_and_checked() {
         normalized_coords: true,
         addressing: AddressingMode::Repeat,
         filter: FilterMode::Linear,
+        ..Sampler::default()
     };
     kernel.set_arg_sampler(0, &sampler).unwrap();
     // A sampler for a pointer, an image for a sampler: CL_INVALID_ARG_VALUE.

@@ -208,10 +208,12 @@ pub(crate) fn call(
             rty.map(|t| texel_value(t, texel))
         }
         ImageOp::Sample => {
-            let sampler = image_access::sampler_from_bits(args[1].1.lane(0) as u32);
+            let bits = args[1].1.lane(0) as u32;
+            let sampler = image_access::sampler_from_bits(bits);
+            let mip = image_access::MipSampling::from_bits(bits);
             let coord = float_coord(args[2].0, &args[2].1);
             let lod = float_coord(args[3].0, &args[3].1)[0];
-            let texel = image_access::sample(&desc, &mem, &sampler, coord, lod);
+            let texel = image_access::sample_mip(&desc, &mem, &sampler, &mip, coord, lod);
             rty.map(|t| texel_value(t, texel))
         }
         ImageOp::Write => {
