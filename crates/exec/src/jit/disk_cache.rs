@@ -23,7 +23,8 @@
 //! processes never see a partial file.
 //!
 //! Location: `OXCL_CACHE_DIR`, else `$XDG_CACHE_HOME/oxcl`, else `$HOME/.cache/oxcl`;
-//! `OXCL_CACHE=0` disables the cache (see `DiskCache`).
+//! `OXCL_CACHE=0` disables the cache (see `DiskCache`). After each write the directory's cache
+//! files are trimmed to 256 MiB, least recently written first.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -158,20 +159,21 @@ fn hash128(bytes: &[u8]) -> [u64; 2] {
     h.finish128()
 }
 
-/// Relocation kinds the cache stores (others make a kernel uncacheable).
-const RELOC_KINDS: [Reloc; 12] = [
-    Reloc::Abs4,
-    Reloc::Abs8,
-    Reloc::X86PCRel4,
-    Reloc::X86CallPCRel4,
-    Reloc::X86CallPLTRel4,
-    Reloc::X86GOTPCRel4,
-    Reloc::Arm64Call,
-    Reloc::Aarch64AdrGotPage21,
-    Reloc::Aarch64AdrPrelPgHi21,
-    Reloc::Aarch64AddAbsLo12Nc,
-    Reloc::Aarch64Ld64GotLo12Nc,
-    Reloc::RiscvCallPlt,
+/// Relocation kinds the cache stores (others make a kernel uncacheable), with the bytes each
+/// patches.
+const RELOC_KINDS: [(Reloc, u32); 12] = [
+    (Reloc::Abs4, 4),
+    (Reloc::Abs8, 8),
+    (Reloc::X86PCRel4, 4),
+    (Reloc::X86CallPCRel4, 4),
+    (Reloc::X86CallPLTRel4, 4),
+    (Reloc::X86GOTPCRel4, 4),
+    (Reloc::Arm64Call, 4),
+    (Reloc::Aarch64AdrGotPage21, 4),
+    (Reloc::Aarch64AdrPrelPgHi21, 4),
+    (Reloc::Aarch64AddAbsLo12Nc, 4),
+    (Reloc::Aarch64Ld64GotLo12Nc, 4),
+    (Reloc::RiscvCallPlt, 8),
 ];
 
 /// What a stored relocation refers to.
@@ -345,6 +347,9 @@ impl CodeStore {
         if self.compiled > 0 && !self.uncacheable {
             if let Some((path, key, _)) = &self.file {
                 self.written = write_atomically(path, &encode(*key, &self.defined)).is_ok();
+                if self.written {
+                    trim(path.parent().unwrap_or(Path::new(".")), MAX_CACHE_BYTES);
+                }
             }
         }
         counters.add(&self);
@@ -369,7 +374,7 @@ fn record(jm: &JITModule, relocs: &[ModuleReloc]) -> Option<Vec<StoredReloc>> {
     relocs
         .iter()
         .map(|r| {
-            let kind = RELOC_KINDS.iter().position(|k| *k == r.kind)?;
+            let kind = RELOC_KINDS.iter().position(|k| k.0 == r.kind)?;
             let target = match &r.name {
                 ModuleRelocTarget::User {
                     namespace: 0,
@@ -412,7 +417,7 @@ fn resolve(jm: &JITModule, relocs: &[StoredReloc]) -> Option<Vec<ModuleReloc>> {
             };
             Some(ModuleReloc {
                 offset: r.offset,
-                kind: *RELOC_KINDS.get(usize::from(r.kind))?,
+                kind: RELOC_KINDS.get(usize::from(r.kind))?.0,
                 name,
                 addend: r.addend,
             })
@@ -500,8 +505,8 @@ fn decode(bytes: &[u8], key: [u64; 2]) -> Option<HashMap<[u64; 2], CachedFn>> {
             };
             let addend = r.u64()? as i64;
             // Every relocation must patch bytes inside the code.
-            if usize::try_from(offset).ok()? >= code.len() || usize::from(kind) >= RELOC_KINDS.len()
-            {
+            let (_, size) = RELOC_KINDS.get(usize::from(kind))?;
+            if u64::from(offset) + u64::from(*size) > code.len() as u64 {
                 return None;
             }
             relocs.push(StoredReloc {
@@ -572,6 +577,50 @@ impl<'a> Reader<'a> {
 
     fn string(&mut self) -> Option<String> {
         String::from_utf8(self.bytes()?.to_vec()).ok()
+    }
+}
+
+/// The size the cache directory is trimmed to after each write.
+const MAX_CACHE_BYTES: u64 = 256 << 20;
+
+/// Temporary files older than this are left over by a writer that died (removed by `trim`).
+const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the least recently written cache files of `dir` until they take at most `limit`
+/// bytes, and temporary files left by writers that died. Best effort: errors are ignored.
+fn trim(dir: &Path, limit: u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(meta) = entry.metadata() else { continue };
+        let modified = meta.modified().unwrap_or(now);
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            if now.duration_since(modified).unwrap_or_default() > STALE_TEMP {
+                let _ = std::fs::remove_file(&path);
+            }
+        } else if name.ends_with(".oxjit") && meta.is_file() {
+            total += meta.len();
+            files.push((modified, meta.len(), path));
+        }
+    }
+    if total <= limit {
+        return;
+    }
+    files.sort();
+    for (_, len, path) in files {
+        if total <= limit {
+            break;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
     }
 }
 
@@ -654,6 +703,38 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(decode(&longer, [7, 9]).is_none(), "trailing bytes");
+        // A well-formed file whose relocation would patch bytes past the code.
+        let mut past_end = sample();
+        past_end[0].1.relocs[0].offset = 28;
+        assert!(decode(&encode([7, 9], &past_end), [7, 9]).is_none());
+    }
+
+    #[test]
+    fn trimming_removes_the_oldest_files_first() {
+        let dir = std::env::temp_dir().join(format!("oxcl-trim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(100);
+        for (name, age) in [("a.oxjit", 10), ("b.oxjit", 20), ("c.oxjit", 30)] {
+            let path = dir.join(name);
+            std::fs::write(&path, [0u8; 100]).expect("write");
+            let file = std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .expect("open");
+            file.set_modified(old + std::time::Duration::from_secs(age))
+                .expect("mtime");
+        }
+        std::fs::write(dir.join("other.txt"), [0u8; 1000]).expect("write");
+        trim(&dir, 250);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("read")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["b.oxjit", "c.oxjit", "other.txt"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
