@@ -7,7 +7,8 @@
 //! kernel time, the throughput (GB/s, GFLOP/s or Mitems/s), the build time (source → runnable:
 //! program build plus the first launch's excess over the median, where JIT compilation and
 //! PoCL's work-group compilation happen) and the JIT's throughput ratio to PoCL. `--json`
-//! prints one JSON object instead.
+//! prints one JSON object instead. The JIT's on-disk cache is off unless `--warm-build` is
+//! given, so oxcl's build time is a cold one.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -38,6 +39,10 @@ pub struct BenchArgs {
     /// Skip the interpreter.
     #[arg(long)]
     pub no_interp: bool,
+    /// Keep the JIT's on-disk cache on (build times are then warm once an earlier run filled
+    /// it); by default it is off and build times are cold.
+    #[arg(long)]
+    pub warm_build: bool,
 }
 
 /// How a buffer's elements compare between engines.
@@ -758,6 +763,10 @@ struct Row {
 }
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+    if !args.warm_build {
+        // Read by the JIT at each compilation; set before any thread of this process starts.
+        std::env::set_var("OXCL_CACHE", "0");
+    }
     let reps = args.reps.unwrap_or(if args.quick { 1 } else { 5 });
     let dir = std::env::temp_dir().join(format!("oxcl-bench-{}", std::process::id()));
     let mut rows = Vec::new();

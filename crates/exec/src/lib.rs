@@ -28,7 +28,7 @@ pub mod pipe;
 pub use error::ExecError;
 pub use interp::program::ProgramGlobals;
 pub use interp::Interpreter;
-pub use jit::Jit;
+pub use jit::{DiskCache, Jit, JitStats};
 
 /// The index space of a launch (OpenCL 3.0 §3.2.2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -34,6 +34,7 @@ use kir::{
     ScalarType, TestOp, Type, UnaryOp, Value, WorkItemQuery,
 };
 
+use super::disk_cache::CodeStore;
 use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
@@ -289,8 +290,13 @@ fn call_order(module: &kir::Module, root: usize) -> Result<Vec<usize>, Unsupport
     Ok(order)
 }
 
-/// Compiles kernel `kernel` of `module`.
-pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsupported> {
+/// Compiles kernel `kernel` of `module`, each function's machine code taken from `store` when
+/// it holds code for the same Cranelift IR (see `disk_cache`).
+pub fn compile(
+    module: &kir::Module,
+    kernel: usize,
+    store: &mut CodeStore,
+) -> Result<Compiled, Unsupported> {
     let k = module.kernels.get(kernel).ok_or("no such kernel")?;
     let order = call_order(module, k.func.index())?;
     for &f in &order {
@@ -431,8 +437,9 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
             (true, Some(id)) => id,
             _ => func_ids[&f],
         };
-        jm.define_function(id, &mut cctx)
-            .map_err(|e| format!("Cranelift rejected fn{f}: {e:?}"))?;
+        store
+            .define(&mut jm, id, &mut cctx)
+            .map_err(|e| format!("Cranelift rejected fn{f}: {e}"))?;
         jm.clear_context(&mut cctx);
     }
     // The entry wrapper (and, for resumable kernels, the step wrapper with a resume point).
@@ -483,8 +490,9 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
         b.ins().return_(&[status]);
         b.seal_all_blocks();
         b.finalize(tc);
-        jm.define_function(entry_id, &mut cctx)
-            .map_err(|e| format!("Cranelift rejected the entry: {e:?}"))?;
+        store
+            .define(&mut jm, entry_id, &mut cctx)
+            .map_err(|e| format!("Cranelift rejected the entry: {e}"))?;
         jm.clear_context(&mut cctx);
     }
     let entry_id = wrappers[0];
@@ -555,8 +563,9 @@ pub fn compile(module: &kir::Module, kernel: usize) -> Result<Compiled, Unsuppor
         b.seal_all_blocks();
         b.finalize(tc);
     }
-    jm.define_function(row_id, &mut cctx)
-        .map_err(|e| format!("Cranelift rejected the row function: {e:?}"))?;
+    store
+        .define(&mut jm, row_id, &mut cctx)
+        .map_err(|e| format!("Cranelift rejected the row function: {e}"))?;
     jm.clear_context(&mut cctx);
     jm.finalize_definitions()
         .map_err(|e| format!("Cranelift finalisation: {e}"))?;

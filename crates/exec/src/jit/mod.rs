@@ -11,12 +11,14 @@
 //! Divergence is reported as the interpreter reports it.
 //!
 //! Compiled kernels are cached in memory per module address, checked against a copy of the
-//! module, so a module changed in place is compiled again. Kernels the JIT cannot compile
+//! module, so a module changed in place is compiled again, and their machine code on disk
+//! between processes (see `disk_cache`; `Jit::disk_cache` chooses where). Kernels the JIT cannot compile
 //! (aggregate values, recursion; see `compile`) run on the interpreter unless
 //! `Jit::fallback` is off, in which case the launch fails with `ExecError::Unsupported`.
 
 mod barrier;
 mod compile;
+mod disk_cache;
 mod image_rt;
 mod pipe_rt;
 mod rt;
@@ -34,6 +36,7 @@ use crate::interp::program::{GlobalLoc, ProgramGlobals};
 use crate::interp::value::Val;
 use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
 pub use compile::Compiled;
+pub use disk_cache::{DiskCache, JitStats};
 use rt::{slot, ItemCtx, Shared};
 
 /// Modules kept in the compile cache before it is emptied.
@@ -49,6 +52,9 @@ pub struct Jit {
     pub max_local_bytes: u64,
     /// Stack size of each work-item coroutine (kernels with barriers).
     pub coroutine_stack: usize,
+    /// Where compiled machine code is kept between processes (default: from the environment).
+    pub disk_cache: DiskCache,
+    counters: disk_cache::Counters,
     interp: Interpreter,
     cache: Mutex<HashMap<usize, Vec<CacheEntry>>>,
 }
@@ -67,6 +73,8 @@ impl Default for Jit {
             max_private_bytes: interp.max_private_bytes,
             max_local_bytes: interp.max_local_bytes,
             coroutine_stack: 1 << 20,
+            disk_cache: DiskCache::default(),
+            counters: disk_cache::Counters::default(),
             interp,
             cache: Mutex::new(HashMap::new()),
         }
@@ -105,6 +113,20 @@ impl Jit {
         }
     }
 
+    /// A JIT keeping compiled code in `cache` (instead of where the environment says).
+    pub fn with_disk_cache(cache: DiskCache) -> Jit {
+        Jit {
+            disk_cache: cache,
+            ..Jit::default()
+        }
+    }
+
+    /// What this engine's compilations did so far (functions compiled by Cranelift or loaded
+    /// from the on-disk cache, cache files written or ignored).
+    pub fn stats(&self) -> JitStats {
+        self.counters.stats()
+    }
+
     /// The compiled kernel (cached), or why it cannot be compiled.
     pub fn compile(&self, module: &Module, kernel: usize) -> Result<Arc<Compiled>, String> {
         let key = module as *const Module as usize;
@@ -118,7 +140,13 @@ impl Jit {
                 }
             }
         }
-        let compiled = compile::compile(module, kernel).map(Arc::new);
+        let mut store = disk_cache::CodeStore::new(self.disk_cache.dir(), module, kernel);
+        let compiled = compile::compile(module, kernel, &mut store).map(Arc::new);
+        if compiled.is_ok() {
+            store.finish(&self.counters);
+        } else {
+            store.abandon(&self.counters);
+        }
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         // Modules that were dropped leave entries behind: bound the cache.
         if cache.len() >= MAX_CACHED_MODULES && !cache.contains_key(&key) {
