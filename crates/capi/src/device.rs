@@ -270,7 +270,7 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
             InfoValue::usize(d.global_variable_preferred_total_size())
         }
-        CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(0),
+        CL_DEVICE_SVM_CAPABILITIES => InfoValue::u64(crate::svm::SVM_CAPABILITIES),
         CL_DEVICE_MAX_PIPE_ARGS => InfoValue::u32(d.pipe_limits().0),
         CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => InfoValue::u32(d.pipe_limits().1),
         CL_DEVICE_PIPE_MAX_PACKET_SIZE => InfoValue::u32(d.pipe_limits().2),

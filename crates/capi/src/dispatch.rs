@@ -17,6 +17,7 @@ use crate::program::*;
 use crate::queue::*;
 use crate::sampler::*;
 use crate::subgroup::*;
+use crate::svm::*;
 use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.

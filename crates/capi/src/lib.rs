@@ -35,5 +35,6 @@ pub mod program;
 pub mod queue;
 pub mod sampler;
 pub mod subgroup;
+pub mod svm;
 pub mod types;
 pub mod unsupported;

@@ -108,6 +108,16 @@ fn create_buffer(
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
+    // "CL_INVALID_BUFFER_SIZE ... if CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR is set in
+    // flags, and host_ptr is a pointer returned by clSVMAlloc, and size is greater than the size
+    // passed to clSVMAlloc" (checked for any pointer into an SVM allocation).
+    if wants_ptr {
+        if let Some(svm) = context.context.svm_find(host_ptr as *const u8) {
+            if !svm.contains(host_ptr as usize, size) {
+                return Err(CL_INVALID_BUFFER_SIZE);
+            }
+        }
+    }
     let rt_flags = runtime_flags(flags);
     let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
         // SAFETY: the application keeps `host_ptr` valid for `size` bytes while the buffer
@@ -378,7 +388,16 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
                     .map_or(std::ptr::null_mut(), |(p, _)| Obj::handle(p)),
             )),
             CL_MEM_OFFSET => Ok(InfoValue::usize(m.parent.as_ref().map_or(0, |(_, o)| *o))),
-            CL_MEM_USES_SVM_POINTER => Ok(InfoValue::bool(false)),
+            // A CL_MEM_USE_HOST_PTR buffer (or a sub-buffer of one) whose memory lies in a
+            // live SVM allocation of the context.
+            CL_MEM_USES_SVM_POINTER => Ok(InfoValue::bool(
+                m.flags & CL_MEM_USE_HOST_PTR != 0
+                    && !m.host_ptr.0.is_null()
+                    && m.context
+                        .context
+                        .svm_find(m.host_ptr.0 as *const u8)
+                        .is_some(),
+            )),
             CL_MEM_PROPERTIES => Ok(InfoValue::pod(&m.properties)),
             // "CL_INVALID_VALUE if param_name is not valid".
             _ => Err(CL_INVALID_VALUE),

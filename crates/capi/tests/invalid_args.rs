@@ -2220,18 +2220,6 @@ fn unreported_features_give_their_documented_codes() {
     // SAFETY: every pointer below is valid for what the call reads or writes, or deliberately
     // invalid.
     unsafe {
-        let mut svm_caps = u64::MAX;
-        check(
-            clGetDeviceInfo(
-                s.device,
-                CL_DEVICE_SVM_CAPABILITIES,
-                8,
-                &mut svm_caps as *mut u64 as *mut c_void,
-                null_mut(),
-            ),
-            "clGetDeviceInfo",
-        );
-        e.code("CL_DEVICE_SVM_CAPABILITIES", svm_caps as i32, 0);
         let mut exec_caps = 0u64;
         check(
             clGetDeviceInfo(
@@ -2248,24 +2236,16 @@ fn unreported_features_give_their_documented_codes() {
             (exec_caps & CL_EXEC_NATIVE_KERNEL) as i32,
             0,
         );
-        // clSVMAlloc: "If clSVMAlloc is called with ... no devices in context support SVM ...
-        // a NULL value is returned".
-        if !oxcl::unsupported::clSVMAlloc(s.context, CL_MEM_READ_WRITE, 64, 0).is_null() {
-            e.failures
-                .push("clSVMAlloc returned memory without SVM".into());
-        }
-        // "CL_INVALID_OPERATION if the device associated with command queue does not support
-        // SVM"; "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue".
+        let program = s.build_source(SOURCE, "");
+        let kernel = s.kernel(program, "k");
+        // SVM is reported (CL_DEVICE_SVM_CAPABILITIES): its entry points check their handles
+        // and arguments ("CL_INVALID_COMMAND_QUEUE", "CL_INVALID_KERNEL", "CL_INVALID_ARG_VALUE
+        // if arg_value specified is not a valid value": `v` is an int).
         let mut data = [0u8; 16];
         let p = data.as_mut_ptr() as *mut c_void;
         e.code(
-            "clEnqueueSVMMemcpy",
-            oxcl::unsupported::clEnqueueSVMMemcpy(s.queue, CL_TRUE, p, p, 4, 0, null(), null_mut()),
-            CL_INVALID_OPERATION,
-        );
-        e.code(
             "clEnqueueSVMMemcpy(foreign queue)",
-            oxcl::unsupported::clEnqueueSVMMemcpy(
+            oxcl::svm::clEnqueueSVMMemcpy(
                 0x1234 as *mut c_void,
                 CL_TRUE,
                 p,
@@ -2278,52 +2258,19 @@ fn unreported_features_give_their_documented_codes() {
             CL_INVALID_COMMAND_QUEUE,
         );
         e.code(
-            "clEnqueueSVMMap",
-            oxcl::unsupported::clEnqueueSVMMap(
-                s.queue,
-                CL_TRUE,
-                CL_MAP_READ,
-                p,
-                4,
-                0,
-                null(),
-                null_mut(),
-            ),
-            CL_INVALID_OPERATION,
-        );
-        let program = s.build_source(SOURCE, "");
-        let kernel = s.kernel(program, "k");
-        // clSetKernelArgSVMPointer / clSetKernelExecInfo: "CL_INVALID_OPERATION if no devices
-        // in the context associated with kernel support SVM"; "CL_INVALID_KERNEL".
-        e.code(
-            "clSetKernelArgSVMPointer",
-            oxcl::unsupported::clSetKernelArgSVMPointer(kernel, 0, p),
-            CL_INVALID_OPERATION,
-        );
-        e.code(
             "clSetKernelArgSVMPointer(foreign)",
-            oxcl::unsupported::clSetKernelArgSVMPointer(0x1234 as *mut c_void, 0, p),
+            oxcl::svm::clSetKernelArgSVMPointer(0x1234 as *mut c_void, 0, p),
             CL_INVALID_KERNEL,
+        );
+        e.code(
+            "clSetKernelArgSVMPointer(int argument)",
+            oxcl::svm::clSetKernelArgSVMPointer(kernel, 1, p),
+            CL_INVALID_ARG_VALUE,
         );
         let ptrs = [p];
         e.code(
-            "clSetKernelExecInfo",
-            oxcl::unsupported::clSetKernelExecInfo(
-                kernel,
-                CL_KERNEL_EXEC_INFO_SVM_PTRS,
-                8,
-                ptrs.as_ptr() as *const c_void,
-            ),
-            CL_INVALID_OPERATION,
-        );
-        e.code(
             "clSetKernelExecInfo(bad name)",
-            oxcl::unsupported::clSetKernelExecInfo(
-                kernel,
-                0xFFFF,
-                8,
-                ptrs.as_ptr() as *const c_void,
-            ),
+            oxcl::svm::clSetKernelExecInfo(kernel, 0xFFFF, 8, ptrs.as_ptr() as *const c_void),
             CL_INVALID_VALUE,
         );
         // clEnqueueNativeKernel: "CL_INVALID_OPERATION if the device associated with

@@ -13,6 +13,9 @@
 //! - Checked mode (`Interpreter { checked: true, .. }`) also reports data races on `__local`
 //!   memory between barriers; out-of-bounds accesses and barrier divergence are always errors.
 //!
+//! - Shared virtual memory: [`Engine::run_with_svm`] makes host addresses inside the given
+//!   allocations valid `__global` pointers (`svm`).
+//!
 //! Safety contract of a launch: [`ArgValue::Buffer`] and [`ArgValue::Image`] carry a raw pointer to caller memory.
 //! The caller keeps every buffer alive, valid for reads and writes of `len` bytes, and not
 //! accessed by anything else for the whole `run` call. Work-items of different work-groups run on
@@ -24,11 +27,13 @@ pub mod error;
 pub mod interp;
 pub mod jit;
 pub mod pipe;
+pub mod svm;
 
 pub use error::ExecError;
 pub use interp::program::ProgramGlobals;
 pub use interp::Interpreter;
 pub use jit::{DiskCache, Jit, JitStats};
+pub use svm::{SvmRange, SvmSpace};
 
 /// The index space of a launch (OpenCL 3.0 §3.2.2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,6 +74,10 @@ pub enum ArgValue {
     Buffer { ptr: *mut u8, len: usize },
     /// A null `__global`/`__constant` pointer.
     Null,
+    /// A `__global`/`__constant` pointer given as a host address into shared virtual memory
+    /// (`clSetKernelArgSVMPointer`); accesses through it are checked against the launch's
+    /// [`SvmSpace`] (see `svm`).
+    SvmPointer(u64),
     /// A `__local` pointer argument: each work-group gets this many fresh bytes.
     Local(usize),
     /// An image memory object for a `kir::ArgKind::Image` argument: `len` bytes at `ptr` (see
@@ -129,5 +138,16 @@ pub trait Engine: Send + Sync {
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
+    ) -> Result<RunStats, ExecError> {
+        self.run_with_svm(launch, globals, &svm::NO_SVM)
+    }
+
+    /// Runs as `run_with_globals`, with host addresses inside the allocations of `svm` usable
+    /// as `__global` pointers (shared virtual memory; see `svm` for the safety contract).
+    fn run_with_svm(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+        svm: &SvmSpace,
     ) -> Result<RunStats, ExecError>;
 }

@@ -8,14 +8,23 @@ use crate::Device;
 #[derive(Clone, Debug)]
 pub struct Context {
     device: Arc<Device>,
+    /// The live SVM allocations (`crate::svm`), shared by the clones.
+    svm: Arc<crate::svm::SvmTable>,
 }
 
 impl Context {
     pub fn new(device: Arc<Device>) -> Context {
-        Context { device }
+        Context {
+            device,
+            svm: Arc::default(),
+        }
     }
 
     pub fn device(&self) -> &Arc<Device> {
         &self.device
+    }
+
+    pub(crate) fn svm_table(&self) -> &crate::svm::SvmTable {
+        &self.svm
     }
 }

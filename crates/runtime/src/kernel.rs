@@ -41,6 +41,8 @@ pub(crate) enum ArgValue {
     Bytes(Vec<u8>),
     Local(usize),
     Image(Image),
+    /// A host address into shared virtual memory (`Kernel::set_arg_svm`).
+    Svm(u64),
 }
 
 /// A kernel. Clones share argument values (like retained `cl_kernel` handles).
@@ -180,6 +182,29 @@ impl Kernel {
             index,
             buffer.map_or(ArgValue::Null, |b| ArgValue::Buffer(b.clone())),
         );
+        Ok(())
+    }
+
+    /// `clSetKernelArgSVMPointer` (API 5.9.2): a `__global`/`__constant` pointer argument set to
+    /// a host address, normally inside an SVM allocation of the context (any value is accepted:
+    /// the kernel's accesses through it are checked against the live allocations when it runs;
+    /// null is the null pointer).
+    pub fn set_arg_svm(&self, index: u32, ptr: *const u8) -> Result<()> {
+        match self.arg_info(index)?.kind {
+            ArgKind::Global | ArgKind::Constant => {}
+            other => {
+                return Err(Error::InvalidArgValue {
+                    index,
+                    reason: format!("an SVM pointer given for a {other:?} argument"),
+                })
+            }
+        }
+        let value = if ptr.is_null() {
+            ArgValue::Null
+        } else {
+            ArgValue::Svm(ptr as u64)
+        };
+        self.set(index, value);
         Ok(())
     }
 

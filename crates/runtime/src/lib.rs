@@ -24,6 +24,7 @@ mod program;
 mod queue;
 mod sampler;
 mod spec_constants;
+mod svm;
 
 pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
@@ -46,6 +47,7 @@ pub use program::{BinaryType, BuildStatus, Program};
 pub use queue::{EngineKind, Event, NdRange, ProfilingInfo, Queue};
 pub use sampler::{AddressingMode, FilterMode, MipSampling, Sampler};
 pub use spec_constants::SpecConstantType;
+pub use svm::{Svm, SvmFlags, MAX_SVM_ALIGN, SVM_MIN_ALIGN};
 
 /// A result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -240,8 +240,11 @@ impl Queue {
                 ArgValue::Bytes(bytes) => exec::ArgValue::Bytes(bytes.clone()),
                 ArgValue::Local(size) => exec::ArgValue::Local(*size),
                 ArgValue::Image(image) => image.exec_arg(),
+                ArgValue::Svm(addr) => exec::ArgValue::SvmPointer(*addr),
             })
             .collect();
+        // Every live SVM allocation stays allocated until the run ends (`crate::svm`).
+        let (svm_keep, svm_space) = self.context.svm_snapshot();
         let launch = exec::Launch {
             module: kernel.kir_module(),
             kernel: kernel.index(),
@@ -259,7 +262,7 @@ impl Queue {
             }
         };
         let event = self.timed(|| {
-            let stats = engine.run_with_globals(&launch, kernel.program_globals())?;
+            let stats = engine.run_with_svm(&launch, kernel.program_globals(), &svm_space)?;
             // printf output appears when the kernel completes (OpenCL C 2.0 6.13.13).
             if !stats.printf.is_empty() {
                 use std::io::Write;
@@ -270,6 +273,7 @@ impl Queue {
             Ok(())
         });
         drop(guards);
+        drop(svm_keep);
         event
     }
 

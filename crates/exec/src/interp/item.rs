@@ -247,6 +247,7 @@ impl Item {
             let mut mem = Memory {
                 layout: ctx.layout,
                 shared: &ctx.shared,
+                svm: ctx.svm,
                 local,
                 private: &mut self.private,
                 shadow: shadow.as_mut(),

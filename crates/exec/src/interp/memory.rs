@@ -2,7 +2,9 @@
 //!
 //! A pointer is `tag << offset_bits | offset`: the tag names a region, the offset is a byte
 //! offset into it. Tags come in three classes (`n = 2^tag_bits`):
-//! - `0`: the null region (every access faults);
+//! - `0`: the null region: offset 0 is the null pointer, any other offset a host address into
+//!   shared virtual memory, valid only inside an allocation of the launch's `SvmSpace`
+//!   (`crate::svm`);
 //! - `1 .. n/4`: shared regions, the same for every work-item of the run: global and constant
 //!   buffers passed as arguments and program-scope variables, living in memory that outlives the
 //!   run (`SharedRegion` holds raw pointers; see the crate's safety contract);
@@ -159,6 +161,8 @@ pub enum Fault {
 pub struct Memory<'a> {
     pub layout: PtrLayout,
     pub shared: &'a [SharedRegion],
+    /// The SVM allocations host-address pointers (tag 0) may reach.
+    pub svm: &'a crate::svm::SvmSpace,
     pub local: &'a mut [Vec<u8>],
     pub private: &'a mut Vec<Vec<u8>>,
     /// Checked mode: the group's record of local-memory accesses, and who is accessing.
@@ -259,10 +263,15 @@ impl Memory<'_> {
             }
         };
         match region {
-            RegionRef::Null => Err(Fault::Invalid {
+            RegionRef::Null if offset == 0 => Err(Fault::Invalid {
                 pointer: ptr,
                 reason: "null pointer",
             }),
+            // API 5.6: a host address into shared virtual memory.
+            RegionRef::Null => {
+                let at = self.svm.find(offset, size)?;
+                Ok(Place::Shared(at, AddrSpace::Global, offset))
+            }
             RegionRef::Shared(i) => {
                 let r = self.shared.get(i).ok_or(Fault::Invalid {
                     pointer: ptr,
@@ -300,7 +309,16 @@ impl Memory<'_> {
 
     /// The address space `ptr` points into (`None` for null or dangling pointers).
     pub fn space_of(&self, ptr: u64) -> Option<AddrSpace> {
-        match self.layout.decode(ptr).0 {
+        match self.layout.decode(ptr) {
+            (RegionRef::Null, offset) => {
+                (offset != 0 && self.svm.contains(offset)).then_some(AddrSpace::Global)
+            }
+            (region, _) => self.space_of_region(region),
+        }
+    }
+
+    fn space_of_region(&self, region: RegionRef) -> Option<AddrSpace> {
+        match region {
             RegionRef::Null => None,
             RegionRef::Shared(i) => self.shared.get(i).map(|r| r.space),
             RegionRef::Local(_) => Some(AddrSpace::Local),
@@ -477,6 +495,7 @@ mod tests {
         let mut mem = Memory {
             layout,
             shared: &[],
+            svm: &crate::svm::NO_SVM,
             local: &mut local,
             private: &mut private,
             shadow: None,

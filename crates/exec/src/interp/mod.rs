@@ -27,7 +27,7 @@ use std::sync::Mutex;
 
 use kir::{ArgKind, InstData, Kernel, Module};
 
-use crate::{ArgValue, Engine, ExecError, Launch, NdRange, RunStats};
+use crate::{ArgValue, Engine, ExecError, Launch, NdRange, RunStats, SvmSpace};
 use item::Item;
 use memory::{PtrLayout, RegionRef, SharedRegion};
 use program::{GlobalLoc, ProgramGlobals};
@@ -74,12 +74,13 @@ impl Engine for Interpreter {
         "interpreter"
     }
 
-    fn run_with_globals(
+    fn run_with_svm(
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
+        svm: &SvmSpace,
     ) -> Result<RunStats, ExecError> {
-        run(self, launch, globals)
+        run(self, launch, globals, svm)
     }
 }
 
@@ -91,6 +92,7 @@ pub(crate) struct RunCtx<'a> {
     nd: NdRange,
     layout: PtrLayout,
     shared: Vec<SharedRegion>,
+    svm: &'a SvmSpace,
     globals: Vec<GlobalLoc>,
     /// Sizes of each work-group's local regions (module `Local` variables, then `Local` args).
     local_sizes: Vec<usize>,
@@ -170,6 +172,17 @@ pub(crate) fn bind_arg(
             Val::S(layout.encode(RegionRef::Shared(shared.len() - 1), 0))
         }
         (ArgKind::Buffer(_) | ArgKind::LocalPtr, ArgValue::Null) => Val::S(0),
+        // API 5.9.2 clSetKernelArgSVMPointer: the pointer is the host address itself.
+        (ArgKind::Buffer(_), ArgValue::SvmPointer(addr)) => {
+            if address_bits != 64 || *addr > layout.offset_mask() {
+                return Err(bad_arg(
+                    kernel,
+                    index,
+                    format!("SVM pointer {addr:#x} is not a host address of a 64-bit device"),
+                ));
+            }
+            Val::S(*addr)
+        }
         (ArgKind::LocalPtr, ArgValue::Local(size)) => {
             let used: u64 = local_sizes.iter().map(|&n| n as u64).sum();
             if used.saturating_add(*size as u64) > max_local_bytes {
@@ -222,6 +235,7 @@ pub(crate) fn bind_arg(
                 ArgValue::Bytes(_) => "bytes",
                 ArgValue::Buffer { .. } => "a buffer",
                 ArgValue::Null => "null",
+                ArgValue::SvmPointer(_) => "an SVM pointer",
                 ArgValue::Local(_) => "a local size",
                 ArgValue::Image { .. } => "an image",
             };
@@ -338,6 +352,7 @@ fn run(
     interp: &Interpreter,
     launch: &Launch<'_>,
     program: &ProgramGlobals,
+    svm: &SvmSpace,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
     let kernel = module
@@ -422,6 +437,7 @@ fn run(
         nd,
         layout,
         shared,
+        svm,
         globals,
         local_sizes,
         private_inits,

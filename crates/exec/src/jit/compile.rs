@@ -106,10 +106,10 @@ fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
     let (i32t, i64t) = (types::I32, types::I64);
     vec![
         (
-            "jit_fault",
-            rt::jit_fault as *const u8,
+            "jit_resolve",
+            rt::jit_resolve as *const u8,
             vec![i64t, i32t, i64t, i64t, i32t],
-            vec![i32t],
+            vec![i64t],
         ),
         (
             "jit_lane_unary",
@@ -1083,17 +1083,25 @@ impl Translator<'_, '_> {
         let bad = self.b.create_block();
         self.b.set_cold_block(bad);
         let (entry, off) = self.checked_address(ptr, size, write, bad);
-        let cont = self.b.current_block().unwrap_or(bad);
+        let fast = self.entry_address(entry, off);
+        let join = self.b.create_block();
+        let addr = self.b.append_block_param(join, types::I64);
+        self.b.ins().jump(join, &bargs(&[fast]));
+        // Slow path (SVM): a pointer outside the region table (tag 0: a host address into
+        // shared virtual memory, or a fault) is resolved by `jit_resolve`, 0 meaning a fault.
         self.b.switch_to_block(bad);
         let ctx = self.ctx();
         let site = self.site(inst, SiteKind::Access(if write { "store" } else { "load" }));
         let sz = self.b.ins().iconst(types::I64, size as i64);
         let w = self.iconst32(u32::from(write));
-        let status = self.call_helper("jit_fault", &[ctx, site, ptr, sz, w])[0];
+        let slow = self.call_helper("jit_resolve", &[ctx, site, ptr, sz, w])[0];
+        let failed = self.b.ins().iconst(types::I32, 1);
         let fail = self.fail;
-        self.b.ins().jump(fail, &bargs(&[status]));
-        self.b.switch_to_block(cont);
-        self.entry_address(entry, off)
+        self.b
+            .ins()
+            .brif(slow, join, &bargs(&[slow]), fail, &bargs(&[failed]));
+        self.b.switch_to_block(join);
+        addr
     }
 
     /// `base + off` for a checked region-table entry.

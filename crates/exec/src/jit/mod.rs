@@ -34,7 +34,7 @@ use kir::{InstData, Kernel, Module};
 use crate::interp::memory::PtrLayout;
 use crate::interp::program::{GlobalLoc, ProgramGlobals};
 use crate::interp::value::Val;
-use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
+use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats, SvmSpace};
 pub use compile::Compiled;
 pub use disk_cache::{DiskCache, JitStats};
 use rt::{slot, ItemCtx, Shared};
@@ -172,10 +172,11 @@ impl Engine for Jit {
         "jit"
     }
 
-    fn run_with_globals(
+    fn run_with_svm(
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
+        svm: &SvmSpace,
     ) -> Result<RunStats, ExecError> {
         let module = launch.module;
         let kernel = module
@@ -183,8 +184,8 @@ impl Engine for Jit {
             .get(launch.kernel)
             .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
         match self.compile(module, launch.kernel) {
-            Ok(compiled) => run(self, launch, globals, &compiled),
-            Err(_) if self.fallback => self.interp.run_with_globals(launch, globals),
+            Ok(compiled) => run(self, launch, globals, svm, &compiled),
+            Err(_) if self.fallback => self.interp.run_with_svm(launch, globals, svm),
             Err(what) => Err(ExecError::Unsupported {
                 kernel: kernel.name.clone(),
                 global_id: [0; 3],
@@ -224,6 +225,7 @@ fn run(
     jit: &Jit,
     launch: &Launch<'_>,
     program: &ProgramGlobals,
+    svm: &SvmSpace,
     compiled: &Compiled,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
@@ -315,6 +317,7 @@ fn run(
             sites: &compiled.sites,
             layout,
             shared: &shared,
+            svm,
             address_bits: module.address_bits,
             max_private_bytes: jit.max_private_bytes,
         },

@@ -5,8 +5,9 @@
 //! Memory: a pointer is the interpreter's encoding (`interp::memory`: region tag, byte offset).
 //! Each work-item context has a region table indexed by the tag: base address, bytes readable,
 //! bytes writable (0 for `__constant` and unused tags). JIT code checks `offset + size <= len`
-//! inline; a failing check calls [`jit_fault`], which repeats the access through the
-//! interpreter's `Memory` to produce the very error the interpreter reports.
+//! inline; a failing check calls [`jit_resolve`], which resolves the access through the
+//! interpreter's `Memory`: a host address into shared virtual memory (tag 0, never in the
+//! table) gets its native address back, anything else the very error the interpreter reports.
 //!
 //! Helpers that compute values (lane operations, builtins, conversions, atomics) call the
 //! interpreter's own functions, so both engines agree by construction.
@@ -105,6 +106,8 @@ pub struct Shared<'a> {
     pub sites: &'a [Site],
     pub layout: PtrLayout,
     pub shared: &'a [SharedRegion],
+    /// The launch's SVM allocations (tag-0 pointers; `crate::svm`).
+    pub svm: &'a crate::svm::SvmSpace,
     pub address_bits: u32,
     pub max_private_bytes: u64,
 }
@@ -278,6 +281,7 @@ impl ItemCtx {
         Memory {
             layout: sh.layout,
             shared: sh.shared,
+            svm: sh.svm,
             local,
             private: &mut self.private,
             shadow: None,
@@ -537,6 +541,35 @@ pub extern "C" fn jit_builtin(
         Err(builtins::BuiltinError::Fault(f)) => ctx.set_fault(site, "builtin access", f),
         Err(builtins::BuiltinError::Unsupported(what)) => ctx.set_unsupported(site, what),
     }
+}
+
+/// The slow path of a load or store whose inline check failed: the native address of `size`
+/// bytes at `ptr` when the interpreter's `Memory` accepts the access (a host address inside an
+/// SVM allocation, `crate::svm`), else 0 with the interpreter's error recorded. `write` is 1 for
+/// stores.
+pub extern "C" fn jit_resolve(
+    ctx: *mut ItemCtx,
+    site: u32,
+    ptr: u64,
+    size: u64,
+    write: u32,
+) -> u64 {
+    // SAFETY: JIT code passes its own context.
+    let ctx = unsafe { &mut *ctx };
+    let sh = ctx.sh();
+    let (region, offset) = sh.layout.decode(ptr);
+    if region == crate::interp::memory::RegionRef::Null && offset != 0 {
+        match sh.svm.find(offset, size) {
+            Ok(at) => return at as u64,
+            Err(f) => {
+                let access = if write != 0 { "store" } else { "load" };
+                ctx.set_fault(site, access, f);
+                return 0;
+            }
+        }
+    }
+    jit_fault(ctx, site, ptr, size, write);
+    0
 }
 
 /// An atomic operation; the old value goes to `*res`.

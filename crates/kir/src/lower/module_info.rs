@@ -220,7 +220,20 @@ pub(crate) fn analyze(
                         info.image_types.insert(inst.res()?, image);
                     }
                 }
-                if let Some(kind) = type_kind(inst, &info)? {
+                if inst.op == Op::TypeForwardPointer {
+                    // A pointer type used before its OpTypePointer (a struct holding a pointer
+                    // to itself): pointer-sized from here on, so the struct's layout is right;
+                    // the OpTypePointer that follows replaces the placeholder pointee.
+                    let id = inst.id_op(0)?;
+                    let storage = inst.lit(1)?;
+                    info.types.insert(
+                        id,
+                        TypeKind::Pointer {
+                            storage,
+                            pointee: id,
+                        },
+                    );
+                } else if let Some(kind) = type_kind(inst, &info)? {
                     let id = inst.res()?;
                     info.types.insert(id, kind);
                 } else if let Some(c) = Const::from_inst(inst)? {
