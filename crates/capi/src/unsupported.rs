@@ -5,8 +5,6 @@
 use std::ffi::c_void;
 
 use crate::consts::*;
-use crate::context::ContextObj;
-use crate::device::DeviceObj;
 use crate::entry::guard;
 use crate::handle::Obj;
 use crate::kernel::KernelObj;
@@ -162,20 +160,6 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
             return Err(CL_INVALID_VALUE);
         }
         // "CL_INVALID_OPERATION if ... no devices in the context associated with kernel support SVM."
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// `clSetDefaultDeviceCommandQueue`: "CL_INVALID_OPERATION if device does not support a
-/// replaceable default on-device queue."
-pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
-    context: cl_context,
-    device: cl_device_id,
-    _queue: cl_command_queue,
-) -> cl_int {
-    guard(|| {
-        Obj::<ContextObj>::get(context)?;
-        Obj::<DeviceObj>::get(device)?;
         Err(CL_INVALID_OPERATION)
     })
 }

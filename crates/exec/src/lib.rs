@@ -20,6 +20,7 @@
 //! conflicting accesses undefined, and engines only guarantee memory safety outside the buffers.
 //! The module must have passed `kir::verify_module` (`kir::lower` checks its output).
 
+pub mod enqueue;
 pub mod error;
 pub mod interp;
 pub mod jit;
@@ -129,5 +130,15 @@ pub trait Engine: Send + Sync {
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
+    ) -> Result<RunStats, ExecError>;
+
+    /// Like [`Engine::run_with_globals`], with the default device queue kernels may enqueue
+    /// child kernels into (`None`: no default device queue, `get_default_queue` returns
+    /// `CLK_NULL_QUEUE`). The run returns after every child has completed (`enqueue`).
+    fn run_with_device_queue(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+        queue: Option<enqueue::DeviceQueueConfig>,
     ) -> Result<RunStats, ExecError>;
 }

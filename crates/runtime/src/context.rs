@@ -8,11 +8,20 @@ use crate::Device;
 #[derive(Clone, Debug)]
 pub struct Context {
     device: Arc<Device>,
+    /// The device queues of the context (`device_queue`), shared by its clones.
+    device_queues: crate::device_queue::SharedDeviceQueues,
 }
 
 impl Context {
     pub fn new(device: Arc<Device>) -> Context {
-        Context { device }
+        Context {
+            device,
+            device_queues: Default::default(),
+        }
+    }
+
+    pub(crate) fn device_queues(&self) -> &crate::device_queue::SharedDeviceQueues {
+        &self.device_queues
     }
 
     pub fn device(&self) -> &Arc<Device> {

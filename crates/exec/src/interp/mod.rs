@@ -79,7 +79,16 @@ impl Engine for Interpreter {
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
     ) -> Result<RunStats, ExecError> {
-        run(self, launch, globals)
+        run(self, launch, globals, None)
+    }
+
+    fn run_with_device_queue(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+        queue: Option<crate::enqueue::DeviceQueueConfig>,
+    ) -> Result<RunStats, ExecError> {
+        run(self, launch, globals, queue)
     }
 }
 
@@ -99,6 +108,8 @@ pub(crate) struct RunCtx<'a> {
     /// Values of the kernel function's parameters.
     params: Vec<Val>,
     has_barriers: bool,
+    /// The host launch's device queue (device-side enqueue).
+    pub(crate) queue: &'a crate::enqueue::DeviceQueue,
 }
 
 // SAFETY: `RunCtx` is shared read-only by the worker threads; its raw pointers (in
@@ -334,16 +345,61 @@ pub(crate) fn check_nd(nd: &NdRange) -> Result<(), ExecError> {
     Ok(())
 }
 
+/// Runs a host launch and then the children it enqueued (`crate::enqueue`).
 fn run(
     interp: &Interpreter,
     launch: &Launch<'_>,
     program: &ProgramGlobals,
+    config: Option<crate::enqueue::DeviceQueueConfig>,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
     let kernel = module
         .kernels
         .get(launch.kernel)
         .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
+    let queue = crate::enqueue::DeviceQueue::new(config);
+    let top = KernelRun {
+        module,
+        kernel,
+        args: launch.args,
+        nd: launch.nd,
+        threads: launch.threads,
+        prefix: None,
+    };
+    let mut stats = run_kernel(interp, &top, program, &queue)?;
+    crate::enqueue::run_children(module, &queue, &mut stats, |child, queue| {
+        let run = KernelRun {
+            module,
+            kernel: &child.kernel,
+            args: &child.args,
+            nd: child.nd,
+            threads: launch.threads,
+            prefix: Some(child.prefix),
+        };
+        run_kernel(interp, &run, program, queue)
+    })?;
+    Ok(stats)
+}
+
+/// One kernel run: a host launch or a device-enqueued child.
+pub(crate) struct KernelRun<'a> {
+    pub module: &'a Module,
+    pub kernel: &'a Kernel,
+    pub args: &'a [ArgValue],
+    pub nd: NdRange,
+    pub threads: usize,
+    /// A child's region table before its own arguments (its parent's table).
+    pub prefix: Option<&'a [SharedRegion]>,
+}
+
+fn run_kernel(
+    interp: &Interpreter,
+    launch: &KernelRun<'_>,
+    program: &ProgramGlobals,
+    queue: &crate::enqueue::DeviceQueue,
+) -> Result<RunStats, ExecError> {
+    let module = launch.module;
+    let kernel = launch.kernel;
     let mut nd = launch.nd;
     check_nd(&nd)?;
     for d in nd.work_dim as usize..3 {
@@ -371,7 +427,9 @@ fn run(
         });
     }
     let layout = PtrLayout::new(module.address_bits);
-    let mut shared = program.shared.clone();
+    let mut shared = launch
+        .prefix
+        .map_or_else(|| program.shared.clone(), <[SharedRegion]>::to_vec);
     let mut local_sizes = program.local_sizes.clone();
     // `__local` variables of other kernels get no memory in this kernel's work-groups.
     let used = module.globals_used_by(kernel.func);
@@ -427,6 +485,7 @@ fn run(
         private_inits,
         params,
         has_barriers,
+        queue,
     };
 
     let groups = nd.num_groups();

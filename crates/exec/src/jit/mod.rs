@@ -17,6 +17,7 @@
 
 mod barrier;
 mod compile;
+mod enqueue_rt;
 mod image_rt;
 mod pipe_rt;
 mod rt;
@@ -29,7 +30,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult};
 use kir::{InstData, Kernel, Module};
 
-use crate::interp::memory::PtrLayout;
+use crate::interp::memory::{PtrLayout, SharedRegion};
 use crate::interp::program::{GlobalLoc, ProgramGlobals};
 use crate::interp::value::Val;
 use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats};
@@ -118,7 +119,12 @@ impl Jit {
                 }
             }
         }
-        let compiled = compile::compile(module, kernel).map(Arc::new);
+        let compiled = if kernel >= CHILD_KERNEL_BASE {
+            compile::compile_function(module, kir::FuncRef::new(kernel - CHILD_KERNEL_BASE))
+        } else {
+            compile::compile(module, kernel)
+        }
+        .map(Arc::new);
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         // Modules that were dropped leave entries behind: bound the cache.
         if cache.len() >= MAX_CACHED_MODULES && !cache.contains_key(&key) {
@@ -149,21 +155,64 @@ impl Engine for Jit {
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
     ) -> Result<RunStats, ExecError> {
+        self.run_with_device_queue(launch, globals, None)
+    }
+
+    fn run_with_device_queue(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+        config: Option<crate::enqueue::DeviceQueueConfig>,
+    ) -> Result<RunStats, ExecError> {
         let module = launch.module;
         let kernel = module
             .kernels
             .get(launch.kernel)
             .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
-        match self.compile(module, launch.kernel) {
-            Ok(compiled) => run(self, launch, globals, &compiled),
-            Err(_) if self.fallback => self.interp.run_with_globals(launch, globals),
-            Err(what) => Err(ExecError::Unsupported {
-                kernel: kernel.name.clone(),
-                global_id: [0; 3],
-                at: "compilation".into(),
-                what: format!("the JIT cannot compile this kernel: {what}"),
-            }),
-        }
+        let compiled = match self.compile(module, launch.kernel) {
+            Ok(compiled) => compiled,
+            Err(_) if self.fallback => {
+                return self.interp.run_with_device_queue(launch, globals, config)
+            }
+            Err(what) => return Err(unsupported(kernel, &what)),
+        };
+        let queue = crate::enqueue::DeviceQueue::new(config);
+        let top = crate::interp::KernelRun {
+            module,
+            kernel,
+            args: launch.args,
+            nd: launch.nd,
+            threads: launch.threads,
+            prefix: None,
+        };
+        let mut stats = run(self, &top, globals, &compiled, &queue)?;
+        crate::enqueue::run_children(module, &queue, &mut stats, |child, queue| {
+            let compiled = self
+                .compile(module, CHILD_KERNEL_BASE + child.kernel.func.index())
+                .map_err(|what| unsupported(&child.kernel, &what))?;
+            let run_child = crate::interp::KernelRun {
+                module,
+                kernel: &child.kernel,
+                args: &child.args,
+                nd: child.nd,
+                threads: launch.threads,
+                prefix: Some(child.prefix),
+            };
+            run(self, &run_child, globals, &compiled, queue)
+        })?;
+        Ok(stats)
+    }
+}
+
+/// Cache keys of device-enqueued invoke functions: this plus the function's index.
+const CHILD_KERNEL_BASE: usize = 1 << 40;
+
+fn unsupported(kernel: &Kernel, what: &str) -> ExecError {
+    ExecError::Unsupported {
+        kernel: kernel.name.clone(),
+        global_id: [0; 3],
+        at: "compilation".into(),
+        what: format!("the JIT cannot compile this kernel: {what}"),
     }
 }
 
@@ -194,12 +243,13 @@ unsafe impl Sync for RunCtx<'_> {}
 
 fn run(
     jit: &Jit,
-    launch: &Launch<'_>,
+    launch: &crate::interp::KernelRun<'_>,
     program: &ProgramGlobals,
     compiled: &Compiled,
+    queue: &crate::enqueue::DeviceQueue,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
-    let kernel = &module.kernels[launch.kernel];
+    let kernel = launch.kernel;
     let mut nd = launch.nd;
     crate::interp::check_nd(&nd)?;
     for d in nd.work_dim as usize..3 {
@@ -220,7 +270,9 @@ fn run(
         });
     }
     let layout = PtrLayout::new(module.address_bits);
-    let mut shared = program.shared.clone();
+    let mut shared = launch
+        .prefix
+        .map_or_else(|| program.shared.clone(), <[SharedRegion]>::to_vec);
     let mut local_sizes = program.local_sizes.clone();
     let used = module.globals_used_by(kernel.func);
     for (g, loc) in program.globals.iter().enumerate() {
@@ -289,6 +341,7 @@ fn run(
             shared: &shared,
             address_bits: module.address_bits,
             max_private_bytes: jit.max_private_bytes,
+            queue,
         },
         local_sizes,
         private_inits: program.private_inits.clone(),
