@@ -11,6 +11,10 @@ use crate::handle::{ClObject, Kind, Obj};
 use crate::info::{write_info, InfoValue};
 use crate::platform::{check_platform, devices, platform};
 use crate::types::*;
+use runtime::device_queue::{
+    MAX_ON_DEVICE_EVENTS, MAX_ON_DEVICE_QUEUES, QUEUE_ON_DEVICE_MAX_SIZE,
+    QUEUE_ON_DEVICE_PREFERRED_SIZE,
+};
 
 pub struct DeviceObj {
     pub device: Arc<runtime::Device>,
@@ -203,11 +207,24 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(CL_EXEC_KERNEL),
         // Profiling and out-of-order queues (CL_DEVICE_QUEUE_PROPERTIES is the same query).
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::supported_properties(d)),
-        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(0),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => {
-            InfoValue::u32(0)
+        // Device queues (runtime::device_queue), all 0 without device-side enqueue (API 4.2).
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => InfoValue::u64(if d.device_enqueue() {
+            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+        } else {
+            0
+        }),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => {
+            InfoValue::u32(device_enqueue_limit(d, QUEUE_ON_DEVICE_PREFERRED_SIZE))
         }
-        CL_DEVICE_MAX_ON_DEVICE_QUEUES | CL_DEVICE_MAX_ON_DEVICE_EVENTS => InfoValue::u32(0),
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => {
+            InfoValue::u32(device_enqueue_limit(d, QUEUE_ON_DEVICE_MAX_SIZE))
+        }
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => {
+            InfoValue::u32(device_enqueue_limit(d, MAX_ON_DEVICE_QUEUES))
+        }
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => {
+            InfoValue::u32(device_enqueue_limit(d, MAX_ON_DEVICE_EVENTS))
+        }
         CL_DEVICE_NAME => InfoValue::str(&d.name),
         CL_DEVICE_VENDOR => InfoValue::str(d.vendor()),
         CL_DRIVER_VERSION => InfoValue::str(env!("CARGO_PKG_VERSION")),
@@ -291,7 +308,11 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
                 .iter()
                 .any(|f| f == "__opencl_c_generic_address_space"),
         ),
-        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => InfoValue::u64(0),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => InfoValue::u64(if d.device_enqueue() {
+            CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
+        } else {
+            0
+        }),
         // Not a conformant implementation (yet).
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => InfoValue::str("v0000-01-01-00"),
         // "CL_INVALID_VALUE if param_name is not one of the supported values".
@@ -392,5 +413,14 @@ fn image_limit<T: Default>(d: &runtime::Device, f: impl Fn(&runtime::ImageLimits
         f(&d.image_limits)
     } else {
         T::default()
+    }
+}
+
+/// A device queue limit, or 0 when the device has no device-side enqueue.
+fn device_enqueue_limit(d: &runtime::Device, limit: u32) -> u32 {
+    if d.device_enqueue() {
+        limit
+    } else {
+        0
     }
 }

@@ -22,6 +22,9 @@ pub struct QueueObj {
     /// Runs kernels (its checks and launch).
     pub runner: runtime::Queue,
     pub engine: runtime::commands::CommandQueue,
+    /// Set for an on-device queue (`CL_QUEUE_ON_DEVICE`): kernels enqueue into it, the host
+    /// does not.
+    pub device_queue: Option<Arc<runtime::DeviceQueue>>,
 }
 
 impl ClObject for QueueObj {
@@ -58,6 +61,7 @@ fn create_queue(
     context: cl_context,
     device: cl_device_id,
     properties: cl_command_queue_properties,
+    queue_size: Option<u32>,
     properties_array: Vec<cl_queue_properties>,
 ) -> ClResult<*mut c_void> {
     // "CL_INVALID_CONTEXT if context is not a valid context."
@@ -76,10 +80,30 @@ fn create_queue(
         return Err(CL_INVALID_VALUE);
     }
     // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not
-    // supported by the device." (On-device queues are not supported.)
-    if properties & !supported_properties(&device.device) != 0 {
+    // supported by the device." (On-device queues need device-side enqueue.)
+    let mut supported = supported_properties(&device.device);
+    if device.device.device_enqueue() {
+        supported |= CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    }
+    if properties & !supported != 0 {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
+    let device_queue = if properties & CL_QUEUE_ON_DEVICE != 0 {
+        let make_default = properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0;
+        Some(
+            runtime::DeviceQueue::new(&context.context, queue_size, make_default).map_err(|e| {
+                match e {
+                    // "CL_INVALID_VALUE if values specified in properties are not valid"
+                    // (CL_QUEUE_SIZE above CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE).
+                    runtime::Error::InvalidValue(_) => CL_INVALID_VALUE,
+                    // "CL_OUT_OF_RESOURCES": more than CL_DEVICE_MAX_ON_DEVICE_QUEUES.
+                    _ => CL_OUT_OF_RESOURCES,
+                }
+            })?,
+        )
+    } else {
+        None
+    };
     let out_of_order = properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0;
     let engine = runtime::commands::CommandQueue::with_order(out_of_order)
         .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
@@ -91,6 +115,7 @@ fn create_queue(
         properties_array,
         runner,
         engine,
+        device_queue,
     });
     Ok(Obj::into_handle(obj))
 }
@@ -104,6 +129,7 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
 ) -> cl_command_queue {
     guard_create(errcode_ret, || {
         let mut flags = 0;
+        let mut size = None;
         let mut array = Vec::new();
         if !properties.is_null() {
             let mut seen = Vec::new();
@@ -122,9 +148,9 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
                 seen.push(name);
                 match name as u32 {
                     CL_QUEUE_PROPERTIES => flags = value,
-                    // CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set": no
-                    // on-device queues here.
-                    CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                    CL_QUEUE_SIZE => {
+                        size = Some(u32::try_from(value).map_err(|_| CL_INVALID_VALUE)?)
+                    }
                     // "CL_INVALID_VALUE if values specified in properties are not valid."
                     _ => return Err(CL_INVALID_VALUE),
                 }
@@ -134,7 +160,11 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
             }
             array.push(0);
         }
-        create_queue(context, device, flags, array)
+        // CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set".
+        if size.is_some() && flags & CL_QUEUE_ON_DEVICE == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        create_queue(context, device, flags, size, array)
     })
 }
 
@@ -146,7 +176,14 @@ pub unsafe extern "C" fn clCreateCommandQueue(
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
     guard_create(errcode_ret, || {
-        create_queue(context, device, properties, Vec::new())
+        // clCreateCommandQueue makes host queues only (its properties are the 1.x ones):
+        // on-device queues come from clCreateCommandQueueWithProperties.
+        if properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) != 0
+            && properties & !DEFINED_PROPERTIES == 0
+        {
+            return Err(CL_INVALID_QUEUE_PROPERTIES);
+        }
+        create_queue(context, device, properties, None, Vec::new())
     })
 }
 
@@ -178,8 +215,22 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
             CL_QUEUE_PROPERTIES_ARRAY => Ok(InfoValue::pod(&q.properties_array)),
             // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue for
             // param_name" (CL_QUEUE_SIZE is for device queues).
-            CL_QUEUE_SIZE => Err(CL_INVALID_COMMAND_QUEUE),
-            CL_QUEUE_DEVICE_DEFAULT => Ok(InfoValue::ptr(std::ptr::null_mut())),
+            CL_QUEUE_SIZE => match &q.device_queue {
+                Some(dq) => Ok(InfoValue::u32(dq.size())),
+                None => Err(CL_INVALID_COMMAND_QUEUE),
+            },
+            // The default device queue, when it is this queue (see clSetDefaultDeviceCommandQueue).
+            CL_QUEUE_DEVICE_DEFAULT => Ok(InfoValue::ptr(match &q.device_queue {
+                Some(dq)
+                    if q.context
+                        .context
+                        .default_device_queue()
+                        .is_some_and(|d| Arc::ptr_eq(&d, dq)) =>
+                {
+                    Obj::handle(&q)
+                }
+                _ => std::ptr::null_mut(),
+            })),
             _ => Err(CL_INVALID_VALUE),
         };
         // SAFETY: the caller's buffers.
@@ -256,6 +307,10 @@ impl Command<'_> {
     /// blocking and the execution status of any of the events in event_wait_list is a negative
     /// integer value"; a blocking command that fails returns its error.
     pub fn submit(self, work: runtime::commands::Work) -> ClResult<()> {
+        // API 5.1: a device queue takes commands from kernels only.
+        if self.queue.device_queue.is_some() {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
         let deps = self.wait_for.iter().map(|e| e.state.clone()).collect();
         let state = self.queue.engine.submit_kind(deps, self.kind, work);
         if !self.event_out.is_null() {
@@ -295,4 +350,36 @@ pub unsafe fn begin(
     // SAFETY: the caller's promise.
     let wait_for = unsafe { wait_list(&q.context, num_events, events) }?;
     Ok((q, wait_for))
+}
+
+/// `clSetDefaultDeviceCommandQueue` (API 5.1).
+pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    queue: cl_command_queue,
+) -> cl_int {
+    guard(|| {
+        // "CL_INVALID_CONTEXT if context is not a valid context."
+        let context = Obj::<ContextObj>::get(context)?;
+        // "CL_INVALID_DEVICE if device is not a valid device or is not associated with context."
+        let device = Obj::<DeviceObj>::get(device)?;
+        if !context.has_device(&device) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        // "CL_INVALID_OPERATION if device does not support a replaceable default on-device
+        // queue."
+        if !device.device.device_enqueue() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue for device."
+        let q = Obj::<QueueObj>::get(queue)?;
+        let Some(dq) = &q.device_queue else {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        };
+        if !Arc::ptr_eq(&q.context, &context) || !Arc::ptr_eq(&q.device, &device) {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
+        context.context.set_default_device_queue(dq);
+        Ok(())
+    })
 }

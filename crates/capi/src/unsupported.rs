@@ -1,12 +1,9 @@
-//! Entry points of features the device does not report (native kernels, on-device
-//! queues). Each validates its handles and returns the
+//! Entry points of features the device does not report (native kernels). Each validates its handles and returns the
 //! error the specification gives when the device lacks the feature; none pretends to work.
 
 use std::ffi::c_void;
 
 use crate::consts::*;
-use crate::context::ContextObj;
-use crate::device::DeviceObj;
 use crate::entry::guard;
 use crate::handle::Obj;
 use crate::queue::QueueObj;
@@ -28,20 +25,6 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
 ) -> cl_int {
     guard(|| {
         Obj::<QueueObj>::get(queue)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-/// `clSetDefaultDeviceCommandQueue`: "CL_INVALID_OPERATION if device does not support a
-/// replaceable default on-device queue."
-pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
-    context: cl_context,
-    device: cl_device_id,
-    _queue: cl_command_queue,
-) -> cl_int {
-    guard(|| {
-        Obj::<ContextObj>::get(context)?;
-        Obj::<DeviceObj>::get(device)?;
         Err(CL_INVALID_OPERATION)
     })
 }

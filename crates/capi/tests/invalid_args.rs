@@ -2291,20 +2291,16 @@ fn unreported_features_give_their_documented_codes() {
             ),
             CL_INVALID_OPERATION,
         );
-        // clSetDefaultDeviceCommandQueue: "CL_INVALID_OPERATION if device does not support a
-        // replaceable default on-device queue".
+        // clSetDefaultDeviceCommandQueue: "CL_INVALID_COMMAND_QUEUE if command_queue is not a
+        // valid command-queue for device" (a host queue is not an on-device queue).
         e.code(
             "clSetDefaultDeviceCommandQueue",
-            oxcl::unsupported::clSetDefaultDeviceCommandQueue(s.context, s.device, s.queue),
-            CL_INVALID_OPERATION,
+            oxcl::queue::clSetDefaultDeviceCommandQueue(s.context, s.device, s.queue),
+            CL_INVALID_COMMAND_QUEUE,
         );
         e.code(
             "clSetDefaultDeviceCommandQueue(foreign context)",
-            oxcl::unsupported::clSetDefaultDeviceCommandQueue(
-                0x1234 as *mut c_void,
-                s.device,
-                s.queue,
-            ),
+            oxcl::queue::clSetDefaultDeviceCommandQueue(0x1234 as *mut c_void, s.device, s.queue),
             CL_INVALID_CONTEXT,
         );
         // clSetProgramReleaseCallback (deprecated by 3.0): "CL_INVALID_OPERATION if no devices

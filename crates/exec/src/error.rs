@@ -23,6 +23,9 @@ pub enum ExecError {
         index: usize,
         reason: String,
     },
+    /// Device-side enqueue: children that can never run, or a failed child bookkeeping step.
+    #[error("device-side enqueue: {0}")]
+    DeviceEnqueue(String),
     #[error("bad ND-range: {0}")]
     BadNdRange(String),
     #[error(

@@ -23,6 +23,7 @@
 //! conflicting accesses undefined, and engines only guarantee memory safety outside the buffers.
 //! The module must have passed `kir::verify_module` (`kir::lower` checks its output).
 
+pub mod enqueue;
 pub mod error;
 pub mod interp;
 pub mod jit;
@@ -149,5 +150,18 @@ pub trait Engine: Send + Sync {
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
         svm: &SvmSpace,
+    ) -> Result<RunStats, ExecError> {
+        self.run_with_device_queue(launch, globals, svm, None)
+    }
+
+    /// Like [`Engine::run_with_svm`], with the default device queue kernels may enqueue
+    /// child kernels into (`None`: no default device queue, `get_default_queue` returns
+    /// `CLK_NULL_QUEUE`). The run returns after every child has completed (`enqueue`).
+    fn run_with_device_queue(
+        &self,
+        launch: &Launch<'_>,
+        globals: &ProgramGlobals,
+        svm: &SvmSpace,
+        queue: Option<enqueue::DeviceQueueConfig>,
     ) -> Result<RunStats, ExecError>;
 }

@@ -1,6 +1,7 @@
 //! What the consumer does not run yet fails with an error that names the instruction and the
-//! capability (issue 3, "Producers other than oxcl"): device-side enqueue and named barriers
-//! (pipes run: `pipes.rs`). FIXME(issue 3): these assert the current behaviour; when the features land, these
+//! capability (issue 3, "Producers other than oxcl"): named barriers (pipes run: `pipes.rs`,
+//! device-side enqueue: `device_enqueue.rs`). FIXME(issue 3): these assert the current
+//! behaviour; when the features land, these
 //! cases become execution tests and `consumer_coverage::KNOWN_GAPS` shrinks.
 
 #[path = "consumer_coverage/harness.rs"]
@@ -18,28 +19,6 @@ fn lower_error(module: spv::Module) -> String {
             e.to_string()
         }
     }
-}
-
-#[test]
-fn device_enqueue_from_clang_names_the_instruction_and_capability() {
-    if !harness::tools_available() {
-        eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
-        return;
-    }
-    let enqueue = harness::compile(
-        "kernel void parent(global int *a) {
-             queue_t q = get_default_queue();
-             enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4),
-                            ^{ a[get_global_id(0)] = 1; });
-         }",
-        "CL2.0",
-    );
-    let text = lower_error(spv::read_bytes(&enqueue).expect("reads"));
-    assert!(
-        text.contains("not supported yet: device-side enqueue"),
-        "{text}"
-    );
-    assert!(text.contains("capability DeviceEnqueue"), "{text}");
 }
 
 #[test]

@@ -362,6 +362,83 @@ impl PipeOp {
     }
 }
 
+named_enum!(
+    /// Device-side enqueue operations (SPIR-V 3.42.22 device-side enqueue instructions; OpenCL
+    /// C 2.0 §6.13.17). Queues and events are pointer-sized integer handles (`CLK_NULL_QUEUE` is
+    /// 0, `CLK_NULL_EVENT` all ones); `nd` is a pointer to an `ndrange_t` (OpBuildNDRange's
+    /// layout: `u32 dim`, then `size_t offset[3], global[3], local[3]`); `events` a pointer to
+    /// `num` event handles. `args` of `InstData::Enqueue`, and result:
+    /// - `kernel`: `[queue, flags, nd, num, events, event_ret, param, param_size, param_align,
+    ///   local_size...]` → i32 (`CLK_SUCCESS` or an error code); `invoke` is the block's invoke
+    ///   function (first parameter the block literal, then one `__local` pointer per local size);
+    /// - `marker`: `[queue, num, events, event_ret]` → i32;
+    /// - `default_queue`, `create_user_event`: `[]` → handle;
+    /// - `retain`, `release`: `[event]`; `set_status`: `[event, status]`;
+    /// - `is_valid`: `[event]` → i32 (0 or 1);
+    /// - `capture_profiling`: `[event, name, ptr]`;
+    /// - `work_group_size`, `preferred_multiple`: `[]` → i32 (the `invoke`'s limits);
+    /// - `subgroup_count`, `max_subgroup_size`: `[nd]` → i32.
+    EnqueueOp {
+        Kernel = "kernel",
+        Marker = "marker",
+        DefaultQueue = "default_queue",
+        CreateUserEvent = "create_user_event",
+        Retain = "retain",
+        Release = "release",
+        IsValid = "is_valid",
+        SetStatus = "set_status",
+        CaptureProfiling = "capture_profiling",
+        WorkGroupSize = "work_group_size",
+        PreferredMultiple = "preferred_multiple",
+        SubgroupCount = "subgroup_count",
+        MaxSubgroupSize = "max_subgroup_size",
+    }
+);
+
+impl EnqueueOp {
+    /// How many value operands the operation takes (`kernel`: at least this many).
+    pub fn arg_count(self) -> usize {
+        match self {
+            EnqueueOp::Kernel => 9,
+            EnqueueOp::Marker => 4,
+            EnqueueOp::DefaultQueue
+            | EnqueueOp::CreateUserEvent
+            | EnqueueOp::WorkGroupSize
+            | EnqueueOp::PreferredMultiple => 0,
+            EnqueueOp::Retain
+            | EnqueueOp::Release
+            | EnqueueOp::IsValid
+            | EnqueueOp::SubgroupCount
+            | EnqueueOp::MaxSubgroupSize => 1,
+            EnqueueOp::SetStatus => 2,
+            EnqueueOp::CaptureProfiling => 3,
+        }
+    }
+
+    /// Whether the operation names an invoke function.
+    pub fn has_invoke(self) -> bool {
+        matches!(
+            self,
+            EnqueueOp::Kernel
+                | EnqueueOp::WorkGroupSize
+                | EnqueueOp::PreferredMultiple
+                | EnqueueOp::SubgroupCount
+                | EnqueueOp::MaxSubgroupSize
+        )
+    }
+
+    /// Whether the operation has a result.
+    pub fn has_result(self) -> bool {
+        !matches!(
+            self,
+            EnqueueOp::Retain
+                | EnqueueOp::Release
+                | EnqueueOp::SetStatus
+                | EnqueueOp::CaptureProfiling
+        )
+    }
+}
+
 /// SPIR-V MemorySemantics bits (kept as the raw mask).
 pub type MemorySemantics = u32;
 
@@ -501,6 +578,13 @@ pub enum InstData {
     /// `vN = pipe.i32 read(v_pipe, v_ptr, v_size, v_align)` (see [`PipeOp`] for the operands of
     /// each operation; `commit_*` have no result).
     Pipe { op: PipeOp, args: Vec<Value> },
+    /// `vN = enqueue.i32 kernel fn3(v_queue, …)` (see [`EnqueueOp`]; `invoke` is set exactly
+    /// for the operations that name one).
+    Enqueue {
+        op: EnqueueOp,
+        invoke: Option<FuncRef>,
+        args: Vec<Value>,
+    },
     /// `jump block2(v1, v2)` (terminator)
     Jump { dest: BlockCall },
     /// `brif v4, block2(v5), block3` (terminator)
@@ -570,6 +654,7 @@ impl InstData {
             InstData::Fence { .. } => "fence",
             InstData::Atomic { .. } => "atomic",
             InstData::Pipe { .. } => "pipe",
+            InstData::Enqueue { .. } => "enqueue",
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",
@@ -654,6 +739,7 @@ impl InstData {
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter().copied().for_each(f),
             InstData::Pipe { args, .. } => args.iter().copied().for_each(f),
+            InstData::Enqueue { args, .. } => args.iter().copied().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(*ptr);
                 args.iter().copied().for_each(f);
@@ -756,6 +842,7 @@ impl InstData {
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter_mut().for_each(f),
             InstData::Pipe { args, .. } => args.iter_mut().for_each(f),
+            InstData::Enqueue { args, .. } => args.iter_mut().for_each(f),
             InstData::Atomic { ptr, args, .. } => {
                 f(ptr);
                 args.iter_mut().for_each(f);

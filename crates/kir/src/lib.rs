@@ -34,8 +34,8 @@ pub use builtin::BuiltinFn;
 pub use entity::{Block, FuncRef, GlobalRef, Inst, Value};
 pub use function::{DataFlowGraph, Function, Layout, Signature, ValueData, ValueDef};
 pub use inst::{
-    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, ImageOp, InstData, MemorySemantics, PipeOp,
-    ReduceOp, Rounding, Scope, TestOp, UnaryOp, WorkItemQuery,
+    AtomicOp, BinaryOp, BlockCall, CmpOp, ConvertOp, EnqueueOp, ImageOp, InstData, MemorySemantics,
+    PipeOp, ReduceOp, Rounding, Scope, TestOp, UnaryOp, WorkItemQuery,
 };
 pub use module::{
     ArgKind, Global, ImageAccess, ImageArg, ImageDim, Kernel, KernelArg, Module, Reloc,

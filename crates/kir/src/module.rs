@@ -235,6 +235,14 @@ impl Module {
                 if let InstData::Call { func: callee, .. } = data {
                     stack.push(*callee);
                 }
+                // Device-side enqueue: the invoke function runs as a child kernel.
+                if let InstData::Enqueue {
+                    invoke: Some(callee),
+                    ..
+                } = data
+                {
+                    stack.push(*callee);
+                }
             }
         }
         order

@@ -8,9 +8,9 @@ use std::fmt;
 
 use crate::{
     AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, BuiltinFn, CmpOp, ConvertOp,
-    DataFlowGraph, FuncRef, Function, Global, GlobalRef, ImageOp, InstData, Kernel, KernelArg,
-    Layout, Module, PipeOp, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature, TestOp, Type,
-    UnaryOp, Value, ValueData, ValueDef, WorkItemQuery,
+    DataFlowGraph, EnqueueOp, FuncRef, Function, Global, GlobalRef, ImageOp, InstData, Kernel,
+    KernelArg, Layout, Module, PipeOp, ReduceOp, Reloc, Rounding, ScalarType, Scope, Signature,
+    TestOp, Type, UnaryOp, Value, ValueData, ValueDef, WorkItemQuery,
 };
 
 /// A syntax error with its 1-based line.
@@ -994,6 +994,20 @@ impl Parser {
                 self.punct('(')?;
                 InstData::Pipe {
                     op,
+                    args: self.value_list_rest()?,
+                }
+            }
+            "enqueue" => {
+                let op = self.named("enqueue operation", EnqueueOp::from_name)?;
+                let invoke = if op.has_invoke() {
+                    Some(self.entity::<FuncRef>()?)
+                } else {
+                    None
+                };
+                self.punct('(')?;
+                InstData::Enqueue {
+                    op,
+                    invoke,
                     args: self.value_list_rest()?,
                 }
             }

@@ -234,6 +234,13 @@ pub fn write_inst(f: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
             write!(f, "{op}")?;
             write_args(f, args)
         }
+        InstData::Enqueue { op, invoke, args } => {
+            write!(f, "{op}")?;
+            if let Some(invoke) = invoke {
+                write!(f, " {invoke}")?;
+            }
+            write_args(f, args)
+        }
         InstData::Barrier {
             exec_scope,
             mem_scope,

@@ -22,6 +22,9 @@
 //!    operation's operand count, an integer image handle, an `i32` sampler, and texels of type
 //!    `f32x4`, `f16x4`, `i32x4` or `f32`; queries give integers. `pipe` operations have their
 //!    operation's operands (a `ptr_global` pipe, i32 packet size and alignment last) and result.
+//!    `enqueue` operations have their operation's operands (integers or pointers), an invoke
+//!    function exactly when the operation names one (taking the block literal pointer, then one
+//!    parameter per local size) and an integer result when they have one.
 //!
 //! Per module: every kernel names an existing function whose parameters match the kernel's
 //! arguments one to one (`Buffer(space)` ↔ `Ptr(space)`, `LocalPtr` ↔ `Ptr(Local)`,
@@ -33,8 +36,8 @@
 use std::fmt;
 
 use crate::{
-    AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, CmpOp, ConvertOp, Function, ImageOp,
-    Inst, InstData, Module, PipeOp, ScalarType, Type, UnaryOp, Value, ValueDef,
+    AddrSpace, ArgKind, AtomicOp, BinaryOp, Block, BlockCall, CmpOp, ConvertOp, EnqueueOp,
+    Function, ImageOp, Inst, InstData, Module, PipeOp, ScalarType, Type, UnaryOp, Value, ValueDef,
 };
 
 /// One violated invariant, with where it was found.
@@ -803,6 +806,52 @@ impl FnVerifier<'_> {
                             }
                         }
                         _ => same(want_result(result)?, Type::I32)?,
+                    }
+                }
+                InstData::Enqueue { op, invoke, args } => {
+                    let enough = if *op == EnqueueOp::Kernel {
+                        args.len() >= op.arg_count()
+                    } else {
+                        args.len() == op.arg_count()
+                    };
+                    if !enough {
+                        return Err(format!(
+                            "enqueue {op} takes {} arguments, {} given",
+                            op.arg_count(),
+                            args.len()
+                        ));
+                    }
+                    if invoke.is_some() != op.has_invoke() {
+                        return Err(format!("enqueue {op} with a wrong invoke function"));
+                    }
+                    if let (Some(module), Some(f)) = (self.module, invoke) {
+                        let sig = &module
+                            .function(*f)
+                            .ok_or_else(|| format!("{f} does not exist"))?
+                            .sig;
+                        if sig.params.first().is_none_or(|p| !p.is_ptr()) {
+                            return Err(format!("invoke {f} does not take the block literal"));
+                        }
+                        if *op == EnqueueOp::Kernel
+                            && sig.params.len() != 1 + (args.len() - op.arg_count())
+                        {
+                            return Err(format!(
+                                "invoke {f} takes {} parameters for {} local sizes",
+                                sig.params.len(),
+                                args.len() - op.arg_count()
+                            ));
+                        }
+                    }
+                    for &a in args {
+                        let t = ty(a);
+                        if !t.is_ptr() {
+                            is_int_scalar(t)?;
+                        }
+                    }
+                    if op.has_result() {
+                        is_int_scalar(want_result(result)?)?;
+                    } else {
+                        no_result(result)?;
                     }
                 }
                 InstData::Jump { .. } | InstData::Unreachable => no_result(result)?,

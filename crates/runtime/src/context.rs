@@ -10,6 +10,8 @@ pub struct Context {
     device: Arc<Device>,
     /// The live SVM allocations (`crate::svm`), shared by the clones.
     svm: Arc<crate::svm::SvmTable>,
+    /// The device queues of the context (`device_queue`), shared by its clones.
+    device_queues: crate::device_queue::SharedDeviceQueues,
 }
 
 impl Context {
@@ -17,7 +19,12 @@ impl Context {
         Context {
             device,
             svm: Arc::default(),
+            device_queues: Default::default(),
         }
+    }
+
+    pub(crate) fn device_queues(&self) -> &crate::device_queue::SharedDeviceQueues {
+        &self.device_queues
     }
 
     pub fn device(&self) -> &Arc<Device> {

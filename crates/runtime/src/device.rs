@@ -173,6 +173,8 @@ impl Device {
                 "__opencl_c_atomic_scope_all_devices",
                 "__opencl_c_subgroups",
                 "__opencl_c_program_scope_global_variables",
+                // Both engines run device-side enqueue (`exec::enqueue`, `device_queue`).
+                "__opencl_c_device_enqueue",
             ]
             .iter()
             .map(|s| s.to_string())

@@ -63,6 +63,9 @@ pub enum Error {
     ImageFormatMismatch,
     #[error("the source and destination regions overlap")]
     CopyOverlap,
+    /// `CL_OUT_OF_RESOURCES`: a device limit (device queues per context).
+    #[error("out of resources: {0}")]
+    OutOfResources(String),
     #[error("kernel execution failed: {0}")]
     Execution(#[from] exec::ExecError),
 }
@@ -101,7 +104,7 @@ impl Error {
             Error::CopyOverlap => -8,
             // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST is for waits; a failed kernel is
             // reported as CL_OUT_OF_RESOURCES, as implementations do for faulting kernels.
-            Error::Execution(_) => -5,
+            Error::Execution(_) | Error::OutOfResources(_) => -5,
         }
     }
 }

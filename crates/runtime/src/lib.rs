@@ -16,6 +16,7 @@ pub mod commands;
 mod context;
 mod device;
 mod device_caps;
+pub mod device_queue;
 mod error;
 mod image;
 mod kernel;
@@ -30,6 +31,7 @@ pub use buffer::{Buffer, MemFlags, RectLayout};
 pub use context::Context;
 pub use device::{Device, Platform};
 pub use device::{ImageLimits, IMAGE_SUPPORT_DEFAULT};
+pub use device_queue::DeviceQueue;
 pub use devlib::image::{
     read_texel, write_texel, ChannelOrder, ChannelType, ImageFormat, Texel, TexelKind,
 };

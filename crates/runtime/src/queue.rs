@@ -262,7 +262,15 @@ impl Queue {
             }
         };
         let event = self.timed(|| {
-            let stats = engine.run_with_svm(&launch, kernel.program_globals(), &svm_space)?;
+            // Kernels enqueue children into the context's default device queue; the launch
+            // returns after them (`device_queue`).
+            let device_queue = self.context.default_device_queue().map(|q| q.exec_config());
+            let stats = engine.run_with_device_queue(
+                &launch,
+                kernel.program_globals(),
+                &svm_space,
+                device_queue,
+            )?;
             // printf output appears when the kernel completes (OpenCL C 2.0 6.13.13).
             if !stats.printf.is_empty() {
                 use std::io::Write;

@@ -538,6 +538,22 @@ impl Item {
                         }
                     }
                 }
+                InstData::Enqueue { op, invoke, args } => {
+                    let values: Vec<u64> = args.iter().map(|&a| get(a).s()).collect();
+                    let mut site = crate::enqueue::EnqueueSite {
+                        queue: ctx.queue,
+                        mem: &mut mem,
+                        shared: &ctx.shared,
+                        address_bits: ctx.module.address_bits,
+                    };
+                    match site.execute(*op, *invoke, &values) {
+                        Ok(r) => op.has_result().then_some(Val::S(r)),
+                        Err(f) => {
+                            fault = Some(("enqueue", f));
+                            None
+                        }
+                    }
+                }
                 InstData::Jump { dest } => {
                     control = Control::Branch(dest);
                     None

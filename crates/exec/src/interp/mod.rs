@@ -74,13 +74,14 @@ impl Engine for Interpreter {
         "interpreter"
     }
 
-    fn run_with_svm(
+    fn run_with_device_queue(
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
         svm: &SvmSpace,
+        queue: Option<crate::enqueue::DeviceQueueConfig>,
     ) -> Result<RunStats, ExecError> {
-        run(self, launch, globals, svm)
+        run(self, launch, globals, svm, queue)
     }
 }
 
@@ -101,6 +102,8 @@ pub(crate) struct RunCtx<'a> {
     /// Values of the kernel function's parameters.
     params: Vec<Val>,
     has_barriers: bool,
+    /// The host launch's device queue (device-side enqueue).
+    pub(crate) queue: &'a crate::enqueue::DeviceQueue,
 }
 
 // SAFETY: `RunCtx` is shared read-only by the worker threads; its raw pointers (in
@@ -348,17 +351,63 @@ pub(crate) fn check_nd(nd: &NdRange) -> Result<(), ExecError> {
     Ok(())
 }
 
+/// Runs a host launch and then the children it enqueued (`crate::enqueue`).
 fn run(
     interp: &Interpreter,
     launch: &Launch<'_>,
     program: &ProgramGlobals,
     svm: &SvmSpace,
+    config: Option<crate::enqueue::DeviceQueueConfig>,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
     let kernel = module
         .kernels
         .get(launch.kernel)
         .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
+    let queue = crate::enqueue::DeviceQueue::new(config);
+    let top = KernelRun {
+        module,
+        kernel,
+        args: launch.args,
+        nd: launch.nd,
+        threads: launch.threads,
+        prefix: None,
+    };
+    let mut stats = run_kernel(interp, &top, program, svm, &queue)?;
+    crate::enqueue::run_children(module, &queue, &mut stats, |child, queue| {
+        let run = KernelRun {
+            module,
+            kernel: &child.kernel,
+            args: &child.args,
+            nd: child.nd,
+            threads: launch.threads,
+            prefix: Some(child.prefix),
+        };
+        run_kernel(interp, &run, program, svm, queue)
+    })?;
+    Ok(stats)
+}
+
+/// One kernel run: a host launch or a device-enqueued child.
+pub(crate) struct KernelRun<'a> {
+    pub module: &'a Module,
+    pub kernel: &'a Kernel,
+    pub args: &'a [ArgValue],
+    pub nd: NdRange,
+    pub threads: usize,
+    /// A child's region table before its own arguments (its parent's table).
+    pub prefix: Option<&'a [SharedRegion]>,
+}
+
+fn run_kernel(
+    interp: &Interpreter,
+    launch: &KernelRun<'_>,
+    program: &ProgramGlobals,
+    svm: &SvmSpace,
+    queue: &crate::enqueue::DeviceQueue,
+) -> Result<RunStats, ExecError> {
+    let module = launch.module;
+    let kernel = launch.kernel;
     let mut nd = launch.nd;
     check_nd(&nd)?;
     for d in nd.work_dim as usize..3 {
@@ -386,7 +435,9 @@ fn run(
         });
     }
     let layout = PtrLayout::new(module.address_bits);
-    let mut shared = program.shared.clone();
+    let mut shared = launch
+        .prefix
+        .map_or_else(|| program.shared.clone(), <[SharedRegion]>::to_vec);
     let mut local_sizes = program.local_sizes.clone();
     // `__local` variables of other kernels get no memory in this kernel's work-groups.
     let used = module.globals_used_by(kernel.func);
@@ -443,6 +494,7 @@ fn run(
         private_inits,
         params,
         has_barriers,
+        queue,
     };
 
     let groups = nd.num_groups();

@@ -214,6 +214,12 @@ fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
             vec![i32t],
         ),
         (
+            "jit_enqueue",
+            super::enqueue_rt::jit_enqueue as *const u8,
+            vec![i64t, i32t, i32t, i32t, i64t, i32t, i64t],
+            vec![i32t],
+        ),
+        (
             "jit_ptr_space",
             rt::jit_ptr_space as *const u8,
             vec![i64t, i64t],
@@ -298,7 +304,17 @@ pub fn compile(
     store: &mut CodeStore,
 ) -> Result<Compiled, Unsupported> {
     let k = module.kernels.get(kernel).ok_or("no such kernel")?;
-    let order = call_order(module, k.func.index())?;
+    compile_function(module, k.func, store)
+}
+
+/// Compiles function `kernel_func` of `module` as a kernel (also the invoke function of a
+/// device-side enqueue).
+pub fn compile_function(
+    module: &kir::Module,
+    kernel_func: kir::FuncRef,
+    store: &mut CodeStore,
+) -> Result<Compiled, Unsupported> {
+    let order = call_order(module, kernel_func.index())?;
     for &f in &order {
         let func = &module.functions[f];
         for v in &func.dfg.values {
@@ -338,7 +354,7 @@ pub fn compile(
             .map_err(|e| e.to_string())?;
         helpers.ids.insert(*name, id);
     }
-    let root = k.func.index();
+    let root = kernel_func.index();
     let barrier_in = |f: usize| {
         module.functions[f]
             .dfg
@@ -443,7 +459,7 @@ pub fn compile(
         jm.clear_context(&mut cctx);
     }
     // The entry wrapper (and, for resumable kernels, the step wrapper with a resume point).
-    let kfunc = &module.functions[k.func.index()];
+    let kfunc = &module.functions[kernel_func.index()];
     let mut wrappers = Vec::new();
     for with_resume in [false, true] {
         if with_resume && !resumable {
@@ -484,7 +500,7 @@ pub fn compile(
                 args.push(from_u64(&mut b, raw, cl, s));
             }
         }
-        let callee = jm.declare_func_in_func(func_ids[&k.func.index()], b.func);
+        let callee = jm.declare_func_in_func(func_ids[&kernel_func.index()], b.func);
         let call = b.ins().call(callee, &args);
         let status = b.inst_results(call)[0];
         b.ins().return_(&[status]);
@@ -547,7 +563,7 @@ pub fn compile(
         b.ins().store(fl, gl, ctx, wi(slot::GLOBAL_LINEAR));
         let ll = b.ins().iadd(ll0, i);
         b.ins().store(fl, ll, ctx, wi(slot::LOCAL_LINEAR));
-        let callee = jm.declare_func_in_func(func_ids[&k.func.index()], b.func);
+        let callee = jm.declare_func_in_func(func_ids[&kernel_func.index()], b.func);
         let call = b.ins().call(callee, &args);
         let status = b.inst_results(call)[0];
         let next = b.ins().iadd_imm_s(i, 1);
@@ -1591,6 +1607,28 @@ impl Translator<'_, '_> {
                 let bits = self.iconst32(rid_bits);
                 let n = self.iconst32(args.len() as u32);
                 let status = self.call_helper("jit_pipe", &[ctx, site, opc, bits, slot, n, res])[0];
+                self.check(status);
+                if result.is_some() {
+                    let r = self.b.ins().load(types::I64, flags, res, 0);
+                    let (cl, s) = rlanes[0];
+                    out = Some(vec![from_u64(self.b, r, cl, s)]);
+                }
+            }
+            InstData::Enqueue { op, invoke, args } => {
+                // Device-side enqueue: one helper call (`enqueue_rt`).
+                let site = self.site(inst, SiteKind::Access("enqueue"));
+                let slot = self.slot(8 * args.len().max(1) as u32);
+                for (i, &a) in args.iter().enumerate() {
+                    let cl = lanes_of(self.ty(a))?[0].0;
+                    let x = self.get1(a)?;
+                    let x = to_u64(self.b, x, cl);
+                    self.b.ins().store(flags, x, slot, (8 * i) as i32);
+                }
+                let res = self.slot(8);
+                let opc = self.iconst32(code(kir::EnqueueOp::ALL, op));
+                let f = self.iconst32(invoke.map_or(u32::MAX, |f| f.index() as u32));
+                let n = self.iconst32(args.len() as u32);
+                let status = self.call_helper("jit_enqueue", &[ctx, site, opc, f, slot, n, res])[0];
                 self.check(status);
                 if result.is_some() {
                     let r = self.b.ins().load(types::I64, flags, res, 0);

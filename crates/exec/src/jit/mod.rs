@@ -19,6 +19,7 @@
 mod barrier;
 mod compile;
 mod disk_cache;
+mod enqueue_rt;
 mod image_rt;
 mod pipe_rt;
 mod rt;
@@ -31,7 +32,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult};
 use kir::{InstData, Kernel, Module};
 
-use crate::interp::memory::PtrLayout;
+use crate::interp::memory::{PtrLayout, SharedRegion};
 use crate::interp::program::{GlobalLoc, ProgramGlobals};
 use crate::interp::value::Val;
 use crate::{Engine, ExecError, Interpreter, Launch, NdRange, RunStats, SvmSpace};
@@ -141,7 +142,13 @@ impl Jit {
             }
         }
         let mut store = disk_cache::CodeStore::new(self.disk_cache.dir(), module, kernel);
-        let compiled = compile::compile(module, kernel, &mut store).map(Arc::new);
+        let compiled = if kernel >= CHILD_KERNEL_BASE {
+            let func = kir::FuncRef::new(kernel - CHILD_KERNEL_BASE);
+            compile::compile_function(module, func, &mut store)
+        } else {
+            compile::compile(module, kernel, &mut store)
+        }
+        .map(Arc::new);
         if compiled.is_ok() {
             store.finish(&self.counters);
         } else {
@@ -172,27 +179,64 @@ impl Engine for Jit {
         "jit"
     }
 
-    fn run_with_svm(
+    fn run_with_device_queue(
         &self,
         launch: &Launch<'_>,
         globals: &ProgramGlobals,
         svm: &SvmSpace,
+        config: Option<crate::enqueue::DeviceQueueConfig>,
     ) -> Result<RunStats, ExecError> {
         let module = launch.module;
         let kernel = module
             .kernels
             .get(launch.kernel)
             .ok_or(ExecError::NoSuchKernel(launch.kernel))?;
-        match self.compile(module, launch.kernel) {
-            Ok(compiled) => run(self, launch, globals, svm, &compiled),
-            Err(_) if self.fallback => self.interp.run_with_svm(launch, globals, svm),
-            Err(what) => Err(ExecError::Unsupported {
-                kernel: kernel.name.clone(),
-                global_id: [0; 3],
-                at: "compilation".into(),
-                what: format!("the JIT cannot compile this kernel: {what}"),
-            }),
-        }
+        let compiled = match self.compile(module, launch.kernel) {
+            Ok(compiled) => compiled,
+            Err(_) if self.fallback => {
+                return self
+                    .interp
+                    .run_with_device_queue(launch, globals, svm, config)
+            }
+            Err(what) => return Err(unsupported(kernel, &what)),
+        };
+        let queue = crate::enqueue::DeviceQueue::new(config);
+        let top = crate::interp::KernelRun {
+            module,
+            kernel,
+            args: launch.args,
+            nd: launch.nd,
+            threads: launch.threads,
+            prefix: None,
+        };
+        let mut stats = run(self, &top, globals, svm, &compiled, &queue)?;
+        crate::enqueue::run_children(module, &queue, &mut stats, |child, queue| {
+            let compiled = self
+                .compile(module, CHILD_KERNEL_BASE + child.kernel.func.index())
+                .map_err(|what| unsupported(&child.kernel, &what))?;
+            let run_child = crate::interp::KernelRun {
+                module,
+                kernel: &child.kernel,
+                args: &child.args,
+                nd: child.nd,
+                threads: launch.threads,
+                prefix: Some(child.prefix),
+            };
+            run(self, &run_child, globals, svm, &compiled, queue)
+        })?;
+        Ok(stats)
+    }
+}
+
+/// Cache keys of device-enqueued invoke functions: this plus the function's index.
+const CHILD_KERNEL_BASE: usize = 1 << 40;
+
+fn unsupported(kernel: &Kernel, what: &str) -> ExecError {
+    ExecError::Unsupported {
+        kernel: kernel.name.clone(),
+        global_id: [0; 3],
+        at: "compilation".into(),
+        what: format!("the JIT cannot compile this kernel: {what}"),
     }
 }
 
@@ -223,13 +267,14 @@ unsafe impl Sync for RunCtx<'_> {}
 
 fn run(
     jit: &Jit,
-    launch: &Launch<'_>,
+    launch: &crate::interp::KernelRun<'_>,
     program: &ProgramGlobals,
     svm: &SvmSpace,
     compiled: &Compiled,
+    queue: &crate::enqueue::DeviceQueue,
 ) -> Result<RunStats, ExecError> {
     let module = launch.module;
-    let kernel = &module.kernels[launch.kernel];
+    let kernel = launch.kernel;
     let mut nd = launch.nd;
     crate::interp::check_nd(&nd)?;
     for d in nd.work_dim as usize..3 {
@@ -250,7 +295,9 @@ fn run(
         });
     }
     let layout = PtrLayout::new(module.address_bits);
-    let mut shared = program.shared.clone();
+    let mut shared = launch
+        .prefix
+        .map_or_else(|| program.shared.clone(), <[SharedRegion]>::to_vec);
     let mut local_sizes = program.local_sizes.clone();
     let used = module.globals_used_by(kernel.func);
     for (g, loc) in program.globals.iter().enumerate() {
@@ -320,6 +367,7 @@ fn run(
             svm,
             address_bits: module.address_bits,
             max_private_bytes: jit.max_private_bytes,
+            queue,
         },
         local_sizes,
         private_inits: program.private_inits.clone(),

@@ -110,6 +110,8 @@ pub struct Shared<'a> {
     pub svm: &'a crate::svm::SvmSpace,
     pub address_bits: u32,
     pub max_private_bytes: u64,
+    /// The host launch's device queue (device-side enqueue).
+    pub queue: &'a crate::enqueue::DeviceQueue,
 }
 
 /// The context of one work-item. `#[repr(C)]`: the first three fields are read by JIT code.

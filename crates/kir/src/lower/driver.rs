@@ -135,13 +135,12 @@ pub(crate) fn lower_instructions(
 /// Capabilities whose instructions the consumer does not execute yet, with the feature's name.
 const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] = &[
     (Capability::PipeStorage, "pipe storage"),
-    (Capability::DeviceEnqueue, "device-side enqueue"),
     (Capability::NamedBarrier, "named barriers"),
 ];
 
 /// Fails on the first instruction (other than a type declaration) that only a capability of
 /// [`UNSUPPORTED_CAPABILITIES`] enables, naming the instruction and the capability.
-/// FIXME(issue 3): pipe storage, device-side enqueue and named barriers are not implemented.
+/// FIXME(issue 3): pipe storage (OpenCL 2.2 devices only) and named barriers are not implemented.
 fn reject_unsupported_features(insts: &[Instruction]) -> Result<(), LowerError> {
     for inst in insts {
         let info = inst.op.info();

@@ -67,6 +67,13 @@ pub(crate) fn describe(
                     false,
                 ),
                 storage::WORKGROUP => (ArgKind::LocalPtr, Type::Ptr(AddrSpace::Local), false),
+                // The entry points llvm-spirv makes of block invoke functions (device-side
+                // enqueue) take the block literal as a generic pointer: a buffer.
+                storage::GENERIC => (
+                    ArgKind::Buffer(AddrSpace::Generic),
+                    Type::Ptr(AddrSpace::Generic),
+                    false,
+                ),
                 storage::FUNCTION | storage::PRIVATE if by_val => {
                     let vt = info
                         .types
@@ -86,7 +93,7 @@ pub(crate) fn describe(
                         true,
                     )
                 }
-                _ => return Err(unsupported("private or generic pointer")),
+                _ => return Err(unsupported("private pointer")),
             }
         }
         TypeKind::Opaque { what: "sampler_t" } => (ArgKind::Sampler, Type::I32, false),

@@ -38,13 +38,15 @@
 //! constants (also as array lengths), `OpExtInst` of OpenCL.std (debug-information sets are
 //! ignored), images (`image`: `OpSampledImage`, `OpImage`, `OpImageSampleExplicitLod` with
 //! `Lod`, `OpImageRead`, `OpImageFetch`, `OpImageWrite`, `OpImageQuery*`, `OpConstantSampler`,
-//! image kernel arguments as `ArgKind::Image`) and pipes (`pipe`: `OpReadPipe` …
-//! `OpGroupCommitWritePipe`, `OpIsValidReserveId`, `OpGetNum/MaxPipePackets`).
+//! image kernel arguments as `ArgKind::Image`), pipes (`pipe`: `OpReadPipe` …
+//! `OpGroupCommitWritePipe`, `OpIsValidReserveId`, `OpGetNum/MaxPipePackets`) and device-side
+//! enqueue (`enqueue`: `OpEnqueueKernel`, `OpEnqueueMarker`, `OpBuildNDRange`, events, queues
+//! and the `OpGetKernel*` queries).
 //! `crates/exec/tests/consumer_coverage.rs` checks that every opcode an OpenCL full-profile
 //! environment admits runs, except the gaps below.
 //!
 //! Not supported yet (an `Unsupported` error naming the instruction and the capability):
-//! pipe storage, device-side enqueue, named barriers, image reads with explicit gradients (`Grad`),
+//! pipe storage (OpenCL 2.2 devices only), named barriers, image reads with explicit gradients (`Grad`),
 //! calls to functions without a body (link modules first with `spv::link`).
 //!
 //! [`fuzz::read_validate_lower`] is the fuzzing entry point (read → validate → lower).
@@ -53,6 +55,7 @@ mod cfg;
 mod cleanup;
 mod constants;
 mod driver;
+mod enqueue;
 mod ext_inst;
 mod function;
 pub mod fuzz;

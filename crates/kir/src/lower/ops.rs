@@ -269,6 +269,7 @@ impl FnLower<'_, '_> {
             Op::GenericPtrMemSemantics => self.lower_generic_ptr_mem_semantics(inst),
             op if super::subgroup::is_subgroup_op(op) => self.lower_subgroup(inst),
             op if super::pipe::is_pipe_op(op) => self.lower_pipe(inst),
+            op if super::enqueue::is_enqueue_op(op) => self.lower_enqueue(inst),
             Op::SizeOf => {
                 // SPIR-V 3.42.8 OpSizeOf: the size in bytes of the pointee type.
                 let ptr_ty = self
