@@ -153,6 +153,20 @@ impl<'a> Emitter<'a> {
         })
     }
 
+    /// A family's overloads for this compilation, expanded once per family (expansion is
+    /// the hot spot of built-in calls).
+    fn family_overloads(
+        &mut self,
+        fam: &'static builtins::Family,
+    ) -> std::rc::Rc<Vec<builtins::Overload>> {
+        if let Some(o) = self.overload_cache.get(fam.name) {
+            return o.clone();
+        }
+        let o = std::rc::Rc::new(fam.overloads(&self.builtin_ctx()));
+        self.overload_cache.insert(fam.name, o.clone());
+        o
+    }
+
     fn builtin_ctx(&self) -> builtins::Ctx {
         builtins::Ctx {
             cl_version: self.opts.cl_version,
@@ -231,7 +245,7 @@ impl<'a> Emitter<'a> {
             vals.push(self.rvalue(a)?);
         }
         let consts: Vec<bool> = args.iter().map(|a| self.const_int(a).is_some()).collect();
-        let overloads = fam.overloads(&self.builtin_ctx());
+        let overloads = self.family_overloads(fam);
         if overloads.is_empty() {
             // Not in this OpenCL C version (or needs an extension).
             self.error(

@@ -185,6 +185,8 @@ pub(crate) struct Emitter<'a> {
     pub(crate) block_counts: HashMap<String, u32>,
     /// `struct.ndrange_t`, made once.
     pub(crate) ndrange_ty: Option<Id>,
+    /// Expanded overloads of the built-in families called so far, by family name.
+    pub(crate) overload_cache: HashMap<&'static str, std::rc::Rc<Vec<builtins::Overload>>>,
 }
 
 impl<'a> Emitter<'a> {
@@ -223,6 +225,7 @@ impl<'a> Emitter<'a> {
             pending_blocks: Vec::new(),
             block_counts: HashMap::new(),
             ndrange_ty: None,
+            overload_cache: HashMap::new(),
         }
     }
 
