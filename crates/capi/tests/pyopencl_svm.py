@@ -128,12 +128,14 @@ def run(p):
     # Out of range: a CL error, and the platform still works afterwards.
     if "oxcl" in p.name:
         small = cl.svm_empty(ctx, SMF.READ_WRITE | SMF.SVM_FINE_GRAIN_BUFFER, 4, np.int32)
+        evt = prg.poke(q, (1,), None, cl.SVM(small), np.int64(1 << 20))
         try:
-            prg.poke(q, (1,), None, cl.SVM(small), np.int64(1 << 20))
-            q.finish()
+            evt.wait()
             failures.append("out-of-range SVM store did not fail")
         except cl.Error as e:
             results["oob"] = str(e)
+        check("failed command status", evt.command_execution_status < 0,
+              str(evt.command_execution_status))
         q2 = cl.CommandQueue(ctx)
         small[:] = 0
         prg.poke(q2, (1,), None, cl.SVM(small), np.int64(2))

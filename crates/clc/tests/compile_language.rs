@@ -300,3 +300,27 @@ fn objects_export_and_import_functions_for_linking() {
         String::from_utf8_lossy(&val.stderr)
     );
 }
+
+/// A struct holding pointers to itself (a linked list node, in two address spaces) is declared
+/// with `OpTypeForwardPointer` before the struct and its `OpTypePointer` after (SPIR-V 2.4); the
+/// node is 24 bytes (C layout: a long, then two 8-byte pointers).
+#[test]
+fn self_referencing_struct_uses_a_forward_pointer() {
+    let m = compile(
+        "typedef struct node { long value; global struct node *next; \
+                               private struct node *scratch; } node;\n\
+         __kernel void k(__global node *n, __global ulong *o) {\n\
+             o[0] = sizeof(node);\n\
+             long s = 0;\n\
+             for (global node *p = n; p; p = p->next) s += p->value;\n\
+             n[1].next = &n[0];\n\
+             o[1] = s;\n\
+         }",
+        "",
+    );
+    let text = check(m, cl20());
+    if have(&text) {
+        assert!(text.contains("OpTypeForwardPointer"), "{text}");
+        assert!(text.contains("%ulong_24"), "sizeof(node) is 24:\n{text}");
+    }
+}

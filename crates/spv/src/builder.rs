@@ -352,6 +352,30 @@ impl Builder {
         self.global_dedup(Op::TypeOpaque, None, vec![Operand::Str(name.to_string())])
     }
 
+    /// `OpTypeForwardPointer`: the id of a pointer type whose `OpTypePointer` comes later
+    /// (given by [`Builder::define_forward_pointer`]), for a struct holding a pointer to itself.
+    pub fn forward_pointer(&mut self, storage: StorageClass) -> Id {
+        let id = self.id();
+        self.globals.push(Instruction::new(
+            Op::TypeForwardPointer,
+            None,
+            None,
+            vec![Operand::Id(id), Operand::Int(storage as u32)],
+        ));
+        id
+    }
+
+    /// The `OpTypePointer` of a forward-declared pointer type `id`; later
+    /// [`Builder::type_pointer`] calls with the same storage and pointee return `id`.
+    pub fn define_forward_pointer(&mut self, id: Id, storage: StorageClass, pointee: Id) {
+        let operands = vec![Operand::Int(storage as u32), Operand::Id(pointee)];
+        self.dedup
+            .entry(dedup_key(Op::TypePointer, None, &operands))
+            .or_insert(id);
+        self.globals
+            .push(Instruction::new(Op::TypePointer, None, Some(id), operands));
+    }
+
     pub fn type_pointer(&mut self, storage: StorageClass, pointee: Id) -> Id {
         self.global_dedup(
             Op::TypePointer,

@@ -19,9 +19,9 @@ static const char *source =
     "    nodes[i].value = (long)i * i;\n"
     "    nodes[i].next = i + 1 < n ? &nodes[i + 1] : 0;\n"
     "}\n"
-    "kernel void count(global int *counter, global long *sum) {\n"
+    "kernel void count(global int *counter, global int *sum) {\n"
     "    atomic_inc(counter);\n"
-    "    atom_add(sum, (long)get_global_id(0));\n"
+    "    atomic_add(sum, (int)get_global_id(0));\n"
     "}\n"
     "kernel void poke(global int *p, long index) { p[index] = 1; }\n"
     "kernel void scale(global int *data, local int *tmp) {\n"
@@ -146,9 +146,9 @@ int main(void) {
     clEnqueueSVMUnmap(q, chain, 0, NULL, NULL);
 
     /* Atomics on fine-grained SVM with CL_MEM_SVM_ATOMICS: no map needed. */
-    cl_long *counter =
+    cl_int *counter =
         clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-                   2 * sizeof(cl_long), 0);
+                   2 * sizeof(cl_int), 0);
     CHECK(counter != NULL, "fine-grained clSVMAlloc");
     counter[0] = 0;
     counter[1] = 0;
@@ -159,9 +159,8 @@ int main(void) {
     EXPECT_CODE(clEnqueueNDRangeKernel(q, count, 1, NULL, &global, &local, 0, NULL, NULL),
                 CL_SUCCESS);
     clFinish(q);
-    CHECK((counter[0] & 0xffffffff) == 1000 && counter[1] == 1000 * 999 / 2,
-          "atomics: count %lld sum %lld", (long long)(counter[0] & 0xffffffff),
-          (long long)counter[1]);
+    CHECK(counter[0] == 1000 && counter[1] == 1000 * 999 / 2, "atomics: count %d sum %d",
+          counter[0], counter[1]);
 
     /* Memcpy and fill, with their command types. */
     cl_int *a = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), 0);

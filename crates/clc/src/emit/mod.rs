@@ -164,6 +164,9 @@ pub(crate) struct Emitter<'a> {
     pub builtin_vars: HashMap<&'static str, Id>,
     /// Module-scope variables (for the entry point interfaces of SPIR-V ≥ 1.4; unused in 1.0).
     pub record_types: HashMap<u32, Id>,
+    /// Structs whose member types are being emitted, with the forward-declared pointer types
+    /// (storage class, id) their members use to point to them (a self-referencing struct).
+    pub records_in_progress: HashMap<u32, Vec<(spv::StorageClass, Id)>>,
     kernels: Vec<KernelInfo>,
     /// Public description of every kernel, in source order.
     pub kernel_meta: Vec<KernelMeta>,
@@ -214,6 +217,7 @@ impl<'a> Emitter<'a> {
             fs: FnState::default(),
             builtin_vars: HashMap::new(),
             record_types: HashMap::new(),
+            records_in_progress: HashMap::new(),
             kernels: Vec::new(),
             kernel_meta: Vec::new(),
             calls: HashMap::new(),

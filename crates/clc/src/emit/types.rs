@@ -620,6 +620,21 @@ impl<'a> Emitter<'a> {
             Type::Scalar(s) => self.scalar_ty(*s),
             Type::Vector(s, n) => self.vec_ty(*s, *n),
             Type::Pointer(p) => {
+                // A pointer to a struct whose members are being emitted (`struct node { struct
+                // node *next; }`): SPIR-V 2.4 needs OpTypeForwardPointer before the struct.
+                if let Type::Record(r) = &p.ty {
+                    let storage = storage_class(p.space);
+                    if let Some(forwards) = self.records_in_progress.get(r) {
+                        if let Some(&(_, id)) = forwards.iter().find(|(s, _)| *s == storage) {
+                            return id;
+                        }
+                        let id = self.b.forward_pointer(storage);
+                        if let Some(forwards) = self.records_in_progress.get_mut(r) {
+                            forwards.push((storage, id));
+                        }
+                        return id;
+                    }
+                }
                 let pointee = match &p.ty {
                     // void * is a pointer to bytes (like llvm-spirv).
                     Type::Void => self.scalar_ty(Scalar::UChar),
@@ -654,10 +669,16 @@ impl<'a> Emitter<'a> {
                     self.b
                         .global(spv::Op::TypeStruct, None, vec![spv::Operand::Id(arr)])
                 } else {
+                    self.records_in_progress.insert(*i, Vec::new());
                     let members: Vec<Id> =
                         rec.fields.iter().map(|(_, t)| self.spv_type(t)).collect();
                     let ops = members.into_iter().map(spv::Operand::Id).collect();
-                    self.b.global(spv::Op::TypeStruct, None, ops)
+                    let id = self.b.global(spv::Op::TypeStruct, None, ops);
+                    let forwards = self.records_in_progress.remove(i).unwrap_or_default();
+                    for (storage, pointer) in forwards {
+                        self.b.define_forward_pointer(pointer, storage, id);
+                    }
+                    id
                 };
                 self.b.name(id, &format!("struct.{}", rec.name));
                 self.record_types.insert(*i, id);
