@@ -449,11 +449,25 @@ static void creation_errors(cl_context ctx) {
     d.num_mip_levels = 4;
     clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
     CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "4 mip levels of a 4x4 image %d", err);
-    /* Mipmapped 3D images are not supported yet: a clear descriptor error. */
+    /* A mipmapped 3D image names its level in origin[3] (4-element origins): level 1 of a
+       4x4x4 image is 2x2x2 (4-byte texels); write it whole, read it back, level 0 stays zero. */
     cl_image_desc m3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 4, .image_height = 4,
                         .image_depth = 4, .num_mip_levels = 2};
-    clCreateImage(ctx, 0, &fmt, &m3, NULL, &err);
-    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "mipmapped 3D image %d", err);
+    cl_mem mip3 = clCreateImage(ctx, 0, &fmt, &m3, NULL, &err);
+    CHECK(err == CL_SUCCESS, "mipmapped 3D image %d", err);
+    unsigned char lv1[32], lv1_back[32], lv0_back[32];
+    for (int k = 0; k < 32; k++) lv1[k] = (unsigned char)(3 * k + 1);
+    size_t level1[4] = {0, 0, 0, 1}, level0[4] = {0, 0, 0, 0}, level2[4] = {0, 0, 0, 2};
+    size_t r222[3] = {2, 2, 2};
+    EXPECT_CODE(clEnqueueWriteImage(q, mip3, CL_TRUE, level1, r222, 0, 0, lv1, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT_CODE(clEnqueueReadImage(q, mip3, CL_TRUE, level1, r222, 0, 0, lv1_back, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(memcmp(lv1, lv1_back, 32) == 0, "level 1 of a mipmapped 3D image round trip");
+    EXPECT_CODE(clEnqueueReadImage(q, mip3, CL_TRUE, level0, r222, 0, 0, lv0_back, 0, NULL, NULL), CL_SUCCESS);
+    int zero_level0 = 1;
+    for (int k = 0; k < 32; k++) zero_level0 &= lv0_back[k] == 0;
+    CHECK(zero_level0, "level 0 untouched by a level 1 write");
+    EXPECT_CODE(clEnqueueReadImage(q, mip3, CL_TRUE, level2, r222, 0, 0, lv0_back, 0, NULL, NULL), CL_INVALID_MIP_LEVEL);
+    clReleaseMemObject(mip3);
     d = desc;
     d.image_row_pitch = 16;
     clCreateImage(ctx, 0, &fmt, &d, NULL, &err);
