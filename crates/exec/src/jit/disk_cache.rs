@@ -203,13 +203,16 @@ struct CachedFn {
     relocs: Vec<StoredReloc>,
 }
 
+/// A file's functions by the hash of their IR.
+type FileFunctions = HashMap<[u64; 2], CachedFn>;
+
 /// The cache seen by one kernel compilation: looks up each function Cranelift would compile
 /// and records every function defined, to be saved when the kernel compiled.
 pub(super) struct CodeStore {
     /// Cache directory and the key of the module, kernel and build (no directory: off).
     base: Option<(PathBuf, [u64; 2])>,
     /// The file, its key (base + ISA) and its functions, read at the first definition.
-    file: Option<(PathBuf, [u64; 2], HashMap<[u64; 2], CachedFn>)>,
+    file: Option<(PathBuf, [u64; 2], FileFunctions)>,
     /// Every function defined, by IR hash, in definition order.
     defined: Vec<([u64; 2], CachedFn)>,
     /// Some function could not be recorded (an unknown relocation kind or target).
@@ -470,7 +473,7 @@ fn encode(key: [u64; 2], functions: &[([u64; 2], CachedFn)]) -> Vec<u8> {
 }
 
 /// The functions of a file written for `key` (`None`: not such a file, or damaged).
-fn decode(bytes: &[u8], key: [u64; 2]) -> Option<HashMap<[u64; 2], CachedFn>> {
+fn decode(bytes: &[u8], key: [u64; 2]) -> Option<FileFunctions> {
     let mut r = Reader { bytes, pos: 0 };
     if r.take(MAGIC.len())? != MAGIC || r.u32()? != FORMAT {
         return None;
