@@ -217,6 +217,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
     }
     let range = runtime::NdRange::new(&global, local.as_deref(), offset.as_deref());
     let queue = runtime::Queue::new(&context).with_threads(args.threads);
+    // A default device queue, so kernels can enqueue children (device-side enqueue); kept
+    // alive for the whole run.
+    let _device_queue = runtime::DeviceQueue::new(&context, None, true).ok();
     let mut times = Vec::new();
     for repeat in 0..args.repeat.max(1) {
         if repeat > 0 {

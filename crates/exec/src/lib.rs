@@ -10,6 +10,8 @@
 //! - Program-scope variables persist across launches when the caller passes the same
 //!   [`ProgramGlobals`] to [`Engine::run_with_globals`]; [`Engine::run`] uses fresh ones.
 //! - `printf` output is collected in [`RunStats::printf`], in work-group order.
+//! - Device-side enqueue: [`Engine::run_with_device_queue`] gives the launch a default device
+//!   queue; children run after the launch's work-groups and before the run returns ([`enqueue`]).
 //! - Checked mode (`Interpreter { checked: true, .. }`) also reports data races on `__local`
 //!   memory between barriers; out-of-bounds accesses and barrier divergence are always errors.
 //!

@@ -64,3 +64,13 @@ fn kernel_queries() {
         cases::queries(&*e, &m);
     }
 }
+
+#[test]
+fn enqueue_instructions_print_and_parse_back() {
+    let Some(m) = module() else { return };
+    let text = m.to_string();
+    assert!(text.contains("enqueue.i32 kernel fn"), "{text}");
+    let parsed = kir::parse_module(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    kir::verify_module(&parsed).expect("verifies");
+    assert_eq!(parsed.to_string(), text);
+}

@@ -68,7 +68,8 @@ impl Device {
     }
 
     /// `CL_DEVICE_OPENCL_C_ALL_VERSIONS`: the OpenCL C versions `-cl-std` accepts, as
-    /// (major, minor). 2.0 needs features not claimed (pipes, device enqueue), so it is absent.
+    /// (major, minor). 2.0 needs a feature not claimed (work-group collective functions), so
+    /// it is absent.
     pub fn opencl_c_all_versions(&self) -> &'static [(u32, u32)] {
         &[(1, 0), (1, 1), (1, 2), (3, 0)]
     }

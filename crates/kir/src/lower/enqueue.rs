@@ -155,7 +155,7 @@ impl FnLower<'_, '_> {
         if ty.is_ptr() {
             return Ok(v);
         }
-        let size = ty.size(self.m.address_bits) as u32;
+        let size = ty.size(self.m.address_bits);
         let slot = self.emit(
             InstData::StackAlloc { size, align: 8 },
             Type::Ptr(AddrSpace::Private),
@@ -175,7 +175,7 @@ impl FnLower<'_, '_> {
             return Ok(v);
         }
         let ty = self.ptr_int();
-        let align = ty.size(self.m.address_bits) as u32;
+        let align = ty.size(self.m.address_bits);
         Ok(self.emit(InstData::Load { ptr: v, align }, ty))
     }
 
