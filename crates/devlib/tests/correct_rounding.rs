@@ -1,4 +1,4 @@
-//! The float inputs where the `f64` log and sin, rounded once to float, land on the wrong side
+//! The float inputs where the `f64` log, sin and cos, rounded once to float, land on the wrong side
 //! of a midpoint (found by scanning all 2^32 floats; the expected values are MPFR's correctly
 //! rounded results at 200 bits): devlib's rounding test must send them to the double-double
 //! path and return the correctly rounded float.
@@ -22,4 +22,18 @@ fn log_hard_cases_are_correctly_rounded() {
 fn sin_hard_cases_are_correctly_rounded() {
     assert_eq!(m::sin(f32::from_bits(0x4619_9998)), -0.34761325);
     assert_eq!(m::sin(f32::from_bits(0xc619_9998)), 0.34761325);
+}
+
+#[test]
+fn cos_of_huge_arguments_is_correctly_rounded() {
+    // Found by mathcheck's `ambiguous` run (the f64 cos lies within 4 f64 ulps of the float
+    // midpoint); the expected value is MPFR's correctly rounded result.
+    for (bits, expected) in [
+        (0x5f18_b878_u32, 9.964101e-1_f32),
+        (0x6115_cb11, 9.69058e-1),
+    ] {
+        let x = f32::from_bits(bits);
+        assert_eq!(m::cos(x), expected, "cos({bits:#x})");
+        assert_eq!(m::cos(-x), expected, "cos(-{bits:#x})");
+    }
 }

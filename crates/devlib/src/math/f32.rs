@@ -26,8 +26,7 @@ pub fn log(x: f32) -> f32 {
 }
 
 /// Correctly rounded sine: the `f64` sin rounded once, unless that value is ambiguous (see
-/// [`log`]); then the double-double sin decides (|x| < 10^6; beyond, where an exhaustive run
-/// found no ambiguous case rounded wrongly, the `f64` value is kept).
+/// [`log`]); then the double-double sin decides (every float argument).
 pub fn sin(x: f32) -> f32 {
     let y = crate::math::f64::sin(f64::from(x));
     match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
@@ -39,7 +38,7 @@ pub fn sin(x: f32) -> f32 {
     }
 }
 
-/// Cosine, rounded as [`sin`]: the double-double cos decides ambiguous cases for |x| < 10^6.
+/// Correctly rounded cosine, as [`sin`].
 pub fn cos(x: f32) -> f32 {
     let y = crate::math::f64::cos(f64::from(x));
     match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
