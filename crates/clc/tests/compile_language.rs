@@ -202,6 +202,27 @@ fn constant_union_initializers() {
     );
 }
 
+/// C99 6.5.2.3: `f().member` of a union returned by value (pyopencl's complex types are unions:
+/// `cfloat_cast(cfloat_fromreal(x))` reads `.real` of a call's result).
+#[test]
+fn members_of_union_values() {
+    let src = r#"
+        typedef union { struct { float re, im; } s; float2 v; } C;
+        C make(float re) { C c; c.s.re = re; c.s.im = 0.0f; return c; }
+        typedef union { uint u; float f; } U;
+        U bits(float f) { U x; x.f = f; return x; }
+        __kernel void k(__global float *o, __global uint *u) {
+            o[0] = make(3.0f).s.re + make(4.0f).v.x;
+            u[0] = bits(1.0f).u;
+        }"#;
+    let text = check(compile(src, ""), cl20());
+    // The union values are copied to private memory and read through a reinterpreted pointer.
+    assert!(
+        !have(&text) || text.contains("OpBitcast %_ptr_Function_uint"),
+        "{text}"
+    );
+}
+
 #[test]
 fn volatile_accesses_are_marked() {
     let src = r#"

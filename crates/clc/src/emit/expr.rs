@@ -718,6 +718,27 @@ impl<'a> Emitter<'a> {
                         );
                         Some(Place::R(Val { id, ty: fty }))
                     }
+                    Place::R(v) => {
+                        // C99 6.5.2.3: a member of a union value (a function's result) is the
+                        // value of that member: the union's bytes read as the member's type,
+                        // through a private copy of the value.
+                        let union_ptr = self.ptr_ty(AddrSpace::Private, &ty);
+                        let copy = self.b.local_variable(union_ptr);
+                        self.b
+                            .inst_no_result(Op::Store, vec![Operand::Id(copy), Operand::Id(v.id)]);
+                        let member_ptr = self.ptr_ty(AddrSpace::Private, &fty);
+                        let p = self.inst(Op::Bitcast, member_ptr, vec![Operand::Id(copy)]);
+                        let value = self.load(
+                            &LVal::Mem {
+                                ptr: p,
+                                ty: fty,
+                                space: AddrSpace::Private,
+                                is_const: true,
+                            },
+                            span,
+                        )?;
+                        Some(Place::R(value))
+                    }
                     _ => {
                         self.error(span, "member of a union value is not supported here");
                         None
