@@ -5,6 +5,7 @@
 # does not.
 #
 # Usage: scripts/pyopencl-suite.sh [test_file.py ...]      (default: every test_*.py)
+#        scripts/pyopencl-suite.sh --fetch-only             (only unpack the sources; CI does this)
 # Environment:
 #   PYTHON          python with pyopencl + numpy + pytest (default /usr/bin/python3)
 #   SUITE_DIR       where the sdist is unpacked and results go (default target/pyopencl-suite)
@@ -46,6 +47,8 @@ with tarfile.open(fileobj=io.BytesIO(urllib.request.urlopen(url).read())) as tar
 print("fetched", wanted)
 EOF
 fi
+
+[ "${1:-}" = "--fetch-only" ] && exit 0
 
 # 2. One vendors directory per platform, so each run sees exactly one platform.
 if [ -z "${OXCL_LIB:-}" ]; then
