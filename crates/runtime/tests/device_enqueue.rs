@@ -41,7 +41,13 @@ fn spirv() -> Option<Vec<u8>> {
         eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("runtime_device_enqueue_{}", std::process::id()));
+    // One directory per call: the tests run in parallel in one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "runtime_device_enqueue_{}_{call}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (cl, bc, spv) = (dir.join("k.cl"), dir.join("k.bc"), dir.join("k.spv"));
     std::fs::write(&cl, SOURCE).expect("write");
@@ -160,4 +166,31 @@ fn device_queue_limits() {
     assert!(ctx
         .default_device_queue()
         .is_some_and(|d| std::sync::Arc::ptr_eq(&d, &first)));
+}
+
+/// The same kernel compiled by oxcl's own compiler (Blocks and `enqueue_kernel` in clc) runs
+/// its children and grandchildren on both engines.
+#[test]
+fn oxcl_compiled_blocks_enqueue_children() {
+    for engine in [EngineKind::Interpreter, EngineKind::Jit] {
+        let ctx = context();
+        let _queue = DeviceQueue::new(&ctx, None, true).expect("default device queue");
+        let program = Program::from_source(&ctx, SOURCE, "parent.cl");
+        program
+            .build("-cl-std=CL2.0")
+            .unwrap_or_else(|e| panic!("{e}: {}", program.build_log()));
+        let parent = program.kernel("parent").expect("parent");
+        let out = Buffer::new(&ctx, MemFlags::default(), 256 * 4).unwrap();
+        parent.set_arg_buffer(0, Some(&out)).unwrap();
+        Queue::new(&ctx)
+            .with_engine(engine)
+            .nd_range(&parent, &NdRange::new(&[16], Some(&[4]), None))
+            .expect("launch");
+        let out = ints(&out);
+        for i in 0..32 {
+            assert_eq!(out[i], i as i32 * 2, "{engine:?} child {i}");
+            assert_eq!(out[64 + i], i as i32 + 1000, "{engine:?} grandchild {i}");
+        }
+        assert_eq!(&out[200..204], &[0; 4], "{engine:?} CLK_SUCCESS");
+    }
 }

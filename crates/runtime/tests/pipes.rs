@@ -40,7 +40,10 @@ fn spirv() -> Option<Vec<u8>> {
         eprintln!("skipping: clang-15 or llvm-spirv-15 is not installed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("runtime_pipes_{}", std::process::id()));
+    // One directory per call: the tests run in parallel in one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("runtime_pipes_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (cl, bc, spv) = (dir.join("k.cl"), dir.join("k.bc"), dir.join("k.spv"));
     std::fs::write(&cl, SOURCE).expect("write");

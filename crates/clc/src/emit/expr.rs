@@ -6,7 +6,7 @@ use spv::{Id, Op, Operand};
 
 use super::{Emitter, LVal, Val};
 use crate::ast::{AddrSpace, BinOp, Expr, ExprKind, FloatSuffix, UnaryOp};
-use crate::sema::types::{common_scalar, promote};
+use crate::sema::types::{common_scalar, promote, Record};
 use crate::sema::{Scalar, Symbol, Type};
 use crate::source::Span;
 
@@ -676,13 +676,45 @@ impl<'a> Emitter<'a> {
                 }
             }
             Type::Record(ri) => {
-                let rec = self.records.get(*ri as usize).cloned()?;
-                let Some(k) = rec.fields.iter().position(|(n, _)| n == name) else {
+                let Some(path) = self.member_path(*ri, name) else {
                     let msg = format!("no member named '{name}' in '{}'", self.type_name(&ty));
                     self.error_undeclared(name, name_span, msg);
                     return None;
                 };
-                let fty = rec.fields[k].1.clone();
+                let (mut place, mut ty) = (place, ty.clone());
+                for k in path {
+                    let Type::Record(ri) = ty else { return None };
+                    let rec = self.records.get(ri as usize).cloned()?;
+                    let fty = rec.fields.get(k)?.1.clone();
+                    place = self.member_step(place, &ty, &rec, k, span)?;
+                    ty = fty;
+                }
+                Some(place)
+            }
+            other => {
+                let msg = format!(
+                    "member reference base type '{}' is not a structure or union",
+                    self.type_name(other)
+                );
+                self.error(span, msg);
+                None
+            }
+        }
+    }
+
+    /// Field `k` of a value or object `place` of record type `ty` (C99 6.5.2.3).
+    fn member_step(
+        &mut self,
+        place: Place,
+        ty: &Type,
+        rec: &Record,
+        k: usize,
+        span: Span,
+    ) -> Option<Place> {
+        let ty = ty.clone();
+        let fty = rec.fields[k].1.clone();
+        {
+            {
                 match place {
                     Place::L(LVal::Mem {
                         ptr,
@@ -744,14 +776,6 @@ impl<'a> Emitter<'a> {
                         None
                     }
                 }
-            }
-            other => {
-                let msg = format!(
-                    "member reference base type '{}' is not a structure or union",
-                    self.type_name(other)
-                );
-                self.error(span, msg);
-                None
             }
         }
     }

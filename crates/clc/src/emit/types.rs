@@ -427,6 +427,26 @@ impl<'a> Emitter<'a> {
         Some(ty)
     }
 
+    /// The field indices leading to member `name` of record `ri`: the member itself, or a
+    /// member of an anonymous struct/union member, searched depth-first (C11 6.7.2.1p13).
+    pub(crate) fn member_path(&self, ri: u32, name: &str) -> Option<Vec<usize>> {
+        let rec = self.records.get(ri as usize)?;
+        if let Some(k) = rec.fields.iter().position(|(n, _)| n == name) {
+            return Some(vec![k]);
+        }
+        rec.fields
+            .iter()
+            .enumerate()
+            .find_map(|(k, (n, t))| match t {
+                Type::Record(inner) if n.is_empty() && *inner != ri => {
+                    let mut path = self.member_path(*inner, name)?;
+                    path.insert(0, k);
+                    Some(path)
+                }
+                _ => None,
+            })
+    }
+
     fn record_type(&mut self, r: &crate::ast::RecordSpec) -> Option<u32> {
         let kind = if r.is_union { "union" } else { "struct" };
         let index = match &r.tag {
@@ -483,11 +503,11 @@ impl<'a> Emitter<'a> {
                     continue;
                 };
                 if f.declarators.is_empty() {
-                    // Anonymous struct/union member: flatten its fields (C11 6.7.2.1p13).
-                    if let Type::Record(inner) = base {
-                        if let Some(rec) = self.records.get(inner as usize) {
-                            list.extend(rec.fields.clone());
-                        }
+                    // C11 6.7.2.1p13: an anonymous struct/union member keeps its own layout
+                    // (its members overlap in a union, follow each other in a struct); its
+                    // members are found through it (`member_path`). It is an unnamed field.
+                    if let Type::Record(_) = base {
+                        list.push((String::new(), base));
                     }
                     continue;
                 }
