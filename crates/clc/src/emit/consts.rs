@@ -22,6 +22,9 @@ impl<'a> Emitter<'a> {
             ExprKind::Ident(name) => match self.scopes.lookup(name) {
                 Some(Symbol::EnumConst(v)) => *v as i128,
                 _ => match name.as_str() {
+                    // §6.1.1: true and false are the integer constants 1 and 0.
+                    "true" => 1,
+                    "false" => 0,
                     "CLK_LOCAL_MEM_FENCE" => 1,
                     "CLK_GLOBAL_MEM_FENCE" => 2,
                     "CLK_IMAGE_MEM_FENCE" => 4,

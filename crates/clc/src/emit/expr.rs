@@ -432,6 +432,10 @@ impl<'a> Emitter<'a> {
             })
         };
         match name {
+            // OpenCL C 2.0 §6.1.1 (bool): "The value true expands to the integer constant 1
+            // and the value false expands to the integer constant 0."
+            "true" => Some(self.int_val(Scalar::Int, 1)),
+            "false" => Some(self.int_val(Scalar::Int, 0)),
             "CLK_LOCAL_MEM_FENCE" => Some(self.int_val(Scalar::UInt, 1)),
             "CLK_GLOBAL_MEM_FENCE" => Some(self.int_val(Scalar::UInt, 2)),
             "CLK_IMAGE_MEM_FENCE" => Some(self.int_val(Scalar::UInt, 4)),
