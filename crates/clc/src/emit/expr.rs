@@ -715,71 +715,66 @@ impl<'a> Emitter<'a> {
         k: usize,
         span: Span,
     ) -> Option<Place> {
-        let ty = ty.clone();
-        let fty = rec.fields[k].1.clone();
-        {
-            {
-                match place {
-                    Place::L(LVal::Mem {
-                        ptr,
-                        space,
-                        is_const,
-                        ..
-                    }) => {
-                        let pt = self.ptr_ty(space, &fty);
-                        let p = if rec.is_union {
-                            self.inst(Op::Bitcast, pt, vec![Operand::Id(ptr)])
-                        } else {
-                            let ix = self.int_const(Scalar::UInt, k as i128);
-                            self.inst(
-                                Op::InBoundsAccessChain,
-                                pt,
-                                vec![Operand::Id(ptr), Operand::Id(ix)],
-                            )
-                        };
-                        self.inherit_volatile(ptr, p);
-                        Some(Place::L(LVal::Mem {
-                            ptr: p,
-                            ty: fty,
-                            space,
-                            is_const,
-                        }))
-                    }
-                    Place::R(v) if !rec.is_union => {
-                        let t = self.spv_type(&fty);
-                        let id = self.inst(
-                            Op::CompositeExtract,
-                            t,
-                            vec![Operand::Id(v.id), Operand::Int(k as u32)],
-                        );
-                        Some(Place::R(Val { id, ty: fty }))
-                    }
-                    Place::R(v) => {
-                        // C99 6.5.2.3: a member of a union value (a function's result) is the
-                        // value of that member: the union's bytes read as the member's type,
-                        // through a private copy of the value.
-                        let union_ptr = self.ptr_ty(AddrSpace::Private, &ty);
-                        let copy = self.b.local_variable(union_ptr);
-                        self.b
-                            .inst_no_result(Op::Store, vec![Operand::Id(copy), Operand::Id(v.id)]);
-                        let member_ptr = self.ptr_ty(AddrSpace::Private, &fty);
-                        let p = self.inst(Op::Bitcast, member_ptr, vec![Operand::Id(copy)]);
-                        let value = self.load(
-                            &LVal::Mem {
-                                ptr: p,
-                                ty: fty,
-                                space: AddrSpace::Private,
-                                is_const: true,
-                            },
-                            span,
-                        )?;
-                        Some(Place::R(value))
-                    }
-                    _ => {
-                        self.error(span, "member of a union value is not supported here");
-                        None
-                    }
-                }
+        let fty = rec.fields.get(k)?.1.clone();
+        match place {
+            Place::L(LVal::Mem {
+                ptr,
+                space,
+                is_const,
+                ..
+            }) => {
+                let pt = self.ptr_ty(space, &fty);
+                let p = if rec.is_union {
+                    self.inst(Op::Bitcast, pt, vec![Operand::Id(ptr)])
+                } else {
+                    let ix = self.int_const(Scalar::UInt, k as i128);
+                    self.inst(
+                        Op::InBoundsAccessChain,
+                        pt,
+                        vec![Operand::Id(ptr), Operand::Id(ix)],
+                    )
+                };
+                self.inherit_volatile(ptr, p);
+                Some(Place::L(LVal::Mem {
+                    ptr: p,
+                    ty: fty,
+                    space,
+                    is_const,
+                }))
+            }
+            Place::R(v) if !rec.is_union => {
+                let t = self.spv_type(&fty);
+                let id = self.inst(
+                    Op::CompositeExtract,
+                    t,
+                    vec![Operand::Id(v.id), Operand::Int(k as u32)],
+                );
+                Some(Place::R(Val { id, ty: fty }))
+            }
+            Place::R(v) => {
+                // C99 6.5.2.3: a member of a union value (a function's result) is the
+                // value of that member: the union's bytes read as the member's type,
+                // through a private copy of the value.
+                let union_ptr = self.ptr_ty(AddrSpace::Private, &ty);
+                let copy = self.b.local_variable(union_ptr);
+                self.b
+                    .inst_no_result(Op::Store, vec![Operand::Id(copy), Operand::Id(v.id)]);
+                let member_ptr = self.ptr_ty(AddrSpace::Private, &fty);
+                let p = self.inst(Op::Bitcast, member_ptr, vec![Operand::Id(copy)]);
+                let value = self.load(
+                    &LVal::Mem {
+                        ptr: p,
+                        ty: fty,
+                        space: AddrSpace::Private,
+                        is_const: true,
+                    },
+                    span,
+                )?;
+                Some(Place::R(value))
+            }
+            _ => {
+                self.error(span, "member of a union value is not supported here");
+                None
             }
         }
     }
