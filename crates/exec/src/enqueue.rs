@@ -72,6 +72,23 @@ struct EventRec {
     user: bool,
     /// Nanoseconds the command ran (`CL_PROFILING_COMMAND_END - START`).
     exec_ns: u64,
+    /// Nanoseconds until it and every command it enqueued had finished
+    /// (`CL_PROFILING_COMMAND_COMPLETE - START`), once known.
+    complete_ns: Option<u64>,
+}
+
+/// When a queued command ran and which of its children are still to finish, for
+/// `CL_PROFILING_COMMAND_COMPLETE` (API: "when the command identified by event and any child
+/// commands enqueued by this command on the device have finished execution").
+struct Timing {
+    /// The command that enqueued this one (None: the host launch).
+    parent: Option<usize>,
+    event: Option<u64>,
+    start: Option<std::time::Instant>,
+    /// `END - START`, once the command has run.
+    exec_ns: Option<u64>,
+    /// Commands it enqueued that have not completed yet.
+    outstanding: u32,
 }
 
 enum CommandKind {
@@ -85,6 +102,8 @@ enum CommandKind {
 }
 
 struct Command {
+    /// Index of its [`Timing`].
+    id: usize,
     kind: CommandKind,
     wait: Vec<u64>,
     event: Option<u64>,
@@ -105,6 +124,9 @@ struct State {
     captures: Vec<Capture>,
     /// Block literals of children that ran (their descendants may still point into them).
     literals: Vec<Box<[u8]>>,
+    timings: Vec<Timing>,
+    /// The command running now (None: the host launch).
+    running: Option<usize>,
 }
 
 /// The device queue of one host launch (see the module documentation).
@@ -161,6 +183,7 @@ impl State {
             refs: 1,
             user,
             exec_ns: 0,
+            complete_ns: None,
         });
         Some(self.events.len() as u64)
     }
@@ -335,7 +358,20 @@ impl EnqueueSite<'_, '_> {
                 e.refs += 1;
             }
         }
+        let id = state.timings.len();
+        let parent = state.running;
+        state.timings.push(Timing {
+            parent,
+            event,
+            start: None,
+            exec_ns: None,
+            outstanding: 0,
+        });
+        if let Some(t) = parent.and_then(|p| state.timings.get_mut(p)) {
+            t.outstanding += 1;
+        }
         state.pending.push_back(Command {
+            id,
             kind,
             wait,
             event,
@@ -417,6 +453,8 @@ impl EnqueueSite<'_, '_> {
                     // Only a user event, only once, and only CL_COMPLETE or an error.
                     if e.user && e.status == CL_SUBMITTED && status <= CL_COMPLETE {
                         e.status = status;
+                        // A user event runs no command: no time passes between its stamps.
+                        e.complete_ns = Some(0);
                     }
                 }
                 Ok(0)
@@ -429,9 +467,9 @@ impl EnqueueSite<'_, '_> {
                 let Some(e) = state.event(arg(0)) else {
                     return Ok(0);
                 };
-                if e.status == CL_COMPLETE {
-                    let ns = e.exec_ns;
-                    write_profiling(self.mem, arg(2), ns)?;
+                if let Some(complete) = e.complete_ns {
+                    let exec = e.exec_ns;
+                    write_profiling(self.mem, arg(2), exec, complete)?;
                 } else {
                     state.captures.push(Capture {
                         event: arg(0),
@@ -461,13 +499,52 @@ impl EnqueueSite<'_, '_> {
     }
 }
 
-/// Writes the two 64-bit values of `CLK_PROFILING_COMMAND_EXEC_TIME` (end − start and
-/// complete − start; a command completes when it ends).
-fn write_profiling(mem: &mut Memory<'_>, ptr: u64, ns: u64) -> Result<(), Fault> {
+/// Writes the two 64-bit values of `CLK_PROFILING_COMMAND_EXEC_TIME` (OpenCL C 2.0
+/// §6.13.17.8): `END - START`, then `COMPLETE - START` (the command and its children).
+fn write_profiling(mem: &mut Memory<'_>, ptr: u64, exec: u64, complete: u64) -> Result<(), Fault> {
     let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&ns.to_le_bytes());
-    bytes[8..].copy_from_slice(&ns.to_le_bytes());
+    bytes[..8].copy_from_slice(&exec.to_le_bytes());
+    bytes[8..].copy_from_slice(&complete.to_le_bytes());
     mem.write(ptr, &bytes)
+}
+
+/// Marks command `id` complete if it has run and all its children completed, then its parent
+/// likewise; returns the profiling captures this resolves with their `(exec, complete)`.
+fn complete_commands(
+    state: &mut State,
+    id: usize,
+    now: std::time::Instant,
+) -> Vec<(Capture, u64, u64)> {
+    let mut out = Vec::new();
+    let mut next = Some(id);
+    while let Some(id) = next.take() {
+        let Some(t) = state.timings.get(id) else {
+            break;
+        };
+        let (Some(exec), Some(start)) = (t.exec_ns, t.start) else {
+            break;
+        };
+        if t.outstanding > 0 {
+            break;
+        }
+        let complete = (now.saturating_duration_since(start).as_nanos() as u64).max(exec);
+        let (event, parent) = (t.event, t.parent);
+        if let Some(handle) = event {
+            if let Some(e) = state.events.get_mut((handle - 1) as usize) {
+                e.complete_ns = Some(complete);
+            }
+            let (done, rest): (Vec<Capture>, Vec<Capture>) = std::mem::take(&mut state.captures)
+                .into_iter()
+                .partition(|c| c.event == handle);
+            state.captures = rest;
+            out.extend(done.into_iter().map(|c| (c, exec, complete)));
+        }
+        if let Some(p) = parent.and_then(|p| state.timings.get_mut(p)) {
+            p.outstanding = p.outstanding.saturating_sub(1);
+            next = parent;
+        }
+    }
+    out
 }
 
 /// A child launch: the invoke function as a kernel, its arguments (the block literal, then
@@ -522,6 +599,13 @@ pub(crate) fn run_children(
                 .find(|&s| s < CL_COMPLETE)
         };
         let start = std::time::Instant::now();
+        {
+            let mut state = queue.lock();
+            state.running = Some(command.id);
+            if let Some(t) = state.timings.get_mut(command.id) {
+                t.start = Some(start);
+            }
+        }
         let mut status = CL_COMPLETE;
         match (&mut command.kind, failed) {
             (_, Some(error)) => status = error,
@@ -575,8 +659,13 @@ pub(crate) fn run_children(
                 stats.printf.extend_from_slice(&s.printf);
             }
         }
-        let exec_ns = start.elapsed().as_nanos() as u64;
+        let end = std::time::Instant::now();
+        let exec_ns = end.saturating_duration_since(start).as_nanos() as u64;
         let mut state = queue.lock();
+        state.running = None;
+        if let Some(t) = state.timings.get_mut(command.id) {
+            t.exec_ns = Some(exec_ns);
+        }
         for &w in &command.wait {
             if let Some(e) = state.event(w) {
                 e.refs -= 1;
@@ -587,27 +676,23 @@ pub(crate) fn run_children(
                 e.status = status;
                 e.exec_ns = exec_ns;
             }
-            // Profiling captures waiting for this command.
-            let (done, rest): (Vec<Capture>, Vec<Capture>) = std::mem::take(&mut state.captures)
-                .into_iter()
-                .partition(|c| c.event == handle);
-            state.captures = rest;
-            for c in done {
-                let mut private = Vec::new();
-                let mut mem = Memory {
-                    layout,
-                    shared: &c.shared,
-                    local: &mut [],
-                    private: &mut private,
-                    shadow: None,
-                    item: 0,
-                    // Captures into SVM memory are not reachable here (an error, not a write).
-                    svm: &crate::svm::NO_SVM,
-                };
-                write_profiling(&mut mem, c.ptr, exec_ns).map_err(|f| {
-                    ExecError::DeviceEnqueue(format!("capture_event_profiling_info: {f:?}"))
-                })?;
-            }
+        }
+        // Profiling captures waiting for this command (or, through it, for its ancestors).
+        for (c, exec, complete) in complete_commands(&mut state, command.id, end) {
+            let mut private = Vec::new();
+            let mut mem = Memory {
+                layout,
+                shared: &c.shared,
+                local: &mut [],
+                private: &mut private,
+                shadow: None,
+                item: 0,
+                // Captures into SVM memory are not reachable here (an error, not a write).
+                svm: &crate::svm::NO_SVM,
+            };
+            write_profiling(&mut mem, c.ptr, exec, complete).map_err(|f| {
+                ExecError::DeviceEnqueue(format!("capture_event_profiling_info: {f:?}"))
+            })?;
         }
         if let CommandKind::Kernel { literal, .. } = command.kind {
             state.literals.push(literal);

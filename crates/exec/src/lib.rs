@@ -29,6 +29,7 @@ pub mod enqueue;
 pub mod error;
 pub mod interp;
 pub mod jit;
+pub mod named_barrier;
 pub mod pipe;
 pub mod svm;
 

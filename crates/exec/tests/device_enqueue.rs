@@ -42,6 +42,22 @@ fn events_markers_and_user_events() {
 }
 
 #[test]
+fn null_event_pointers() {
+    let Some(m) = module() else { return };
+    for e in cases::engines() {
+        cases::null_events(&*e, &m);
+    }
+}
+
+#[test]
+fn profiling_exec_time_and_complete() {
+    let Some(m) = module() else { return };
+    for e in cases::engines() {
+        cases::profiling(&*e, &m);
+    }
+}
+
+#[test]
 fn two_dimensional_child_with_local_memory() {
     let Some(m) = module() else { return };
     for e in cases::engines() {

@@ -558,6 +558,15 @@ pub enum InstData {
         mem_scope: Scope,
         semantics: MemorySemantics,
     },
+    /// `namedbarrier workgroup, 0x110 v1`: waits at the named barrier `barrier` (an i64 handle:
+    /// the work-item's sequence number of the barrier's initialization in the high 32 bits,
+    /// its sub-group count in the low 32; SPIR-V `OpMemoryNamedBarrier`), then orders memory
+    /// as a fence of `mem_scope` and `semantics` would.
+    NamedBarrier {
+        barrier: Value,
+        mem_scope: Scope,
+        semantics: MemorySemantics,
+    },
     /// `fence workgroup, 0x110`
     Fence {
         scope: Scope,
@@ -651,6 +660,7 @@ impl InstData {
             InstData::Builtin { .. } => "builtin",
             InstData::Image { .. } => "image",
             InstData::Barrier { .. } => "barrier",
+            InstData::NamedBarrier { .. } => "namedbarrier",
             InstData::Fence { .. } => "fence",
             InstData::Atomic { .. } => "atomic",
             InstData::Pipe { .. } => "pipe",
@@ -735,6 +745,7 @@ impl InstData {
                 f(*value);
             }
             InstData::WorkItemDyn { dim, .. } => f(*dim),
+            InstData::NamedBarrier { barrier, .. } => f(*barrier),
             InstData::Call { args, .. }
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter().copied().for_each(f),
@@ -838,6 +849,7 @@ impl InstData {
                 f(value);
             }
             InstData::WorkItemDyn { dim, .. } => f(dim),
+            InstData::NamedBarrier { barrier, .. } => f(barrier),
             InstData::Call { args, .. }
             | InstData::Builtin { args, .. }
             | InstData::Image { args, .. } => args.iter_mut().for_each(f),

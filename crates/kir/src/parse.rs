@@ -1022,6 +1022,16 @@ impl Parser {
                     semantics: self.u32_number()?,
                 }
             }
+            "namedbarrier" => {
+                let mem_scope = self.named("scope", Scope::from_name)?;
+                self.punct(',')?;
+                let semantics = self.u32_number()?;
+                InstData::NamedBarrier {
+                    barrier: self.value()?,
+                    mem_scope,
+                    semantics,
+                }
+            }
             "fence" => {
                 let scope = self.named("scope", Scope::from_name)?;
                 self.punct(',')?;

@@ -249,6 +249,11 @@ pub fn write_inst(f: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
             write!(f, "{exec_scope}, {mem_scope}, {semantics:#x}")
         }
         InstData::Fence { scope, semantics } => write!(f, "{scope}, {semantics:#x}"),
+        InstData::NamedBarrier {
+            barrier,
+            mem_scope,
+            semantics,
+        } => write!(f, "{mem_scope}, {semantics:#x} {barrier}"),
         InstData::Atomic {
             op,
             ty: mem_ty,

@@ -730,6 +730,12 @@ impl FnVerifier<'_> {
                     }
                 }
                 InstData::Barrier { .. } | InstData::Fence { .. } => no_result(result)?,
+                InstData::NamedBarrier { barrier, .. } => {
+                    no_result(result)?;
+                    if ty(*barrier) != Type::I64 {
+                        return Err("a named barrier handle is an i64".into());
+                    }
+                }
                 InstData::Atomic {
                     op,
                     ty: mem,

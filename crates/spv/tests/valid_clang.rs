@@ -421,3 +421,45 @@ fn enqueue_local_argument_types() {
         &env.with_extension("cl_khr_device_enqueue_local_arg_types"),
     ));
 }
+
+/// `CLK_NULL_EVENT` is `__builtin_astype(SIZE_MAX, clk_event_t)` in clang-15's
+/// opencl-c-base.h; llvm-spirv-15 turns it into `OpConvertUToPtr %DeviceEvent %ulong_max`.
+/// SPIR-V 3.32.11 (OpConvertUToPtr): "Result Type must be a physical pointer type", and
+/// OpTypeDeviceEvent is not one: spirv-val rejects the module for every OpenCL environment,
+/// and oxcl agrees. Null *pointers* to events (`NULL` wait lists and return events) are
+/// `OpConstantNull` of a pointer type, valid for both.
+#[test]
+fn clk_null_event_from_llvm_spirv_is_invalid_for_both_validators() {
+    let null_event = "kernel void k(global int* o) {\n\
+           clk_event_t e = CLK_NULL_EVENT;\n\
+           o[0] = is_valid_event(e);\n\
+         }\n";
+    let Some(binary) = compile(null_event) else {
+        return;
+    };
+    let env = Env::from_target_env("opencl2.0").unwrap();
+    if let Some((ok, log)) = common::spirv_val(&binary, "opencl2.0") {
+        assert!(!ok, "spirv-val accepted the module");
+        assert!(log.contains("ConvertUToPtr"), "{log}");
+    }
+    match common::oxcl_val(&binary, &env) {
+        Ok(_) => panic!("oxcl accepted OpConvertUToPtr to OpTypeDeviceEvent"),
+        Err(e) => {
+            assert!(e.has_rule("SPIR-V 3.32.11"), "{e}");
+            assert!(e.to_string().contains("CLK_NULL_EVENT"), "{e}");
+        }
+    }
+    check(
+        "kernel void k(global int* o) {\n\
+           queue_t q = get_default_queue();\n\
+           clk_event_t e;\n\
+           o[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), 0, NULL, &e,\n\
+               ^{ o[1] = 1; });\n\
+           o[2] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), 0, NULL, NULL,\n\
+               ^{ o[3] = 1; });\n\
+           o[4] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), 1, &e, NULL,\n\
+               ^{ o[5] = 1; });\n\
+           release_event(e);\n\
+         }\n",
+    );
+}

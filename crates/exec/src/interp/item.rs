@@ -11,13 +11,7 @@ use super::{builtins, eval, Counters, GlobalLoc, GroupInfo, RunCtx};
 use crate::ExecError;
 
 /// Why a work-item stopped running.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Stop {
-    /// It returned from the kernel.
-    Done,
-    /// It waits at a work-group barrier: (function index, instruction).
-    Barrier(usize, Inst),
-}
+pub(crate) use crate::named_barrier::Stop;
 
 /// An activation of a function.
 struct Frame {
@@ -499,6 +493,12 @@ impl Item {
                     ) {
                         control = Control::Stop(Stop::Barrier(func_index, inst));
                     }
+                    None
+                }
+                // The work-group driver releases it (`named_barrier`); memory needs no fence
+                // (below).
+                InstData::NamedBarrier { barrier, .. } => {
+                    control = Control::Stop(Stop::Named(get(*barrier).s(), func_index, inst));
                     None
                 }
                 // Work-items of a group run on one thread; global atomics are sequentially

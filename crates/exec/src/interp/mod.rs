@@ -479,7 +479,7 @@ fn run_kernel(
         f.dfg
             .insts
             .iter()
-            .any(|i| matches!(i, InstData::Barrier { .. }))
+            .any(|i| matches!(i, InstData::Barrier { .. } | InstData::NamedBarrier { .. }))
     });
     let ctx = RunCtx {
         interp,
@@ -616,37 +616,41 @@ fn run_group(ctx: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
     let mut items = (0..count)
         .map(new_item)
         .collect::<Result<Vec<Item>, ExecError>>()?;
+    // Work-group and named barriers (`crate::named_barrier`).
+    let mut schedule = crate::named_barrier::Schedule::new(items.len());
+    let mut run: Vec<usize> = (0..items.len()).collect();
     loop {
-        let mut stops = Vec::with_capacity(items.len());
-        for item in &mut items {
-            stops.push(item.run(ctx, &info, &mut local, &mut shadow, &mut counters, &mut out)?);
+        let passed = schedule.barriers;
+        for &i in &run {
+            let stop =
+                items[i].run(ctx, &info, &mut local, &mut shadow, &mut counters, &mut out)?;
+            schedule
+                .stopped(i, stop)
+                .map_err(|detail| ExecError::BarrierDivergence {
+                    kernel: ctx.kernel.name.clone(),
+                    group_id,
+                    detail,
+                })?;
         }
-        let first = stops[0];
-        if let Some(other) = stops.iter().position(|s| *s != first) {
-            let describe = |s: item::Stop| match s {
-                item::Stop::Done => "returned".to_string(),
-                item::Stop::Barrier(f, inst) => format!("waits at the barrier fn{f} {inst}"),
-            };
-            return Err(ExecError::BarrierDivergence {
+        let next = schedule
+            .next()
+            .map_err(|stuck| ExecError::BarrierDivergence {
                 kernel: ctx.kernel.name.clone(),
                 group_id,
-                detail: format!(
-                    "local work-item {:?} {} but local work-item {:?} {}",
-                    items[0].local_id,
-                    describe(first),
-                    items[other].local_id,
-                    describe(stops[other])
-                ),
-            });
-        }
-        match first {
-            item::Stop::Done => return Ok((counters, out)),
-            item::Stop::Barrier(..) => {
-                counters.barriers += 1;
-                if let Some(shadow) = &mut shadow {
-                    shadow.clear();
-                }
+                detail: crate::named_barrier::divergence_detail(stuck, |i| items[i].local_id),
+            })?;
+        if schedule.barriers != passed {
+            counters.barriers += schedule.barriers - passed;
+            // A barrier orders the accesses before it. (After a named barrier this forgets
+            // the accesses of the work-items it did not synchronize too: races between those
+            // go unreported rather than synchronized pairs reported.)
+            if let Some(shadow) = &mut shadow {
+                shadow.clear();
             }
+        }
+        match next {
+            crate::named_barrier::Next::Finished => return Ok((counters, out)),
+            crate::named_barrier::Next::Run(r) => run = r,
         }
     }
 }

@@ -208,6 +208,12 @@ fn helper_list() -> Vec<(&'static str, *const u8, Vec<ClType>, Vec<ClType>)> {
             vec![i32t],
         ),
         (
+            "jit_named_barrier",
+            rt::jit_named_barrier as *const u8,
+            vec![i64t, i32t, i64t],
+            vec![i32t],
+        ),
+        (
             "jit_pipe",
             super::pipe_rt::jit_pipe as *const u8,
             vec![i64t, i32t, i32t, i32t, i64t, i32t, i64t],
@@ -362,7 +368,16 @@ pub fn compile_function(
             .iter()
             .any(super::barrier::is_group_barrier)
     };
-    let resumable = barrier_in(root) && order.iter().all(|&f| f == root || !barrier_in(f));
+    // Named barriers release work-items in any order: those kernels run as coroutines.
+    let named = order.iter().any(|&f| {
+        module.functions[f]
+            .dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::NamedBarrier { .. }))
+    });
+    let resumable =
+        !named && barrier_in(root) && order.iter().all(|&f| f == root || !barrier_in(f));
     let sig_for = |jm: &JITModule, f: usize| -> Result<Signature, Unsupported> {
         let mut sig = kir_sig(jm, &module.functions[f])?;
         if resumable && f == root {
@@ -1565,6 +1580,12 @@ impl Translator<'_, '_> {
                     let status = self.call_helper("jit_barrier", &[ctx, site])[0];
                     self.check(status);
                 }
+            }
+            InstData::NamedBarrier { barrier, .. } => {
+                let site = self.site(inst, SiteKind::Barrier);
+                let handle = self.get1(*barrier)?;
+                let status = self.call_helper("jit_named_barrier", &[ctx, site, handle])[0];
+                self.check(status);
             }
             InstData::Fence { .. } => {}
             InstData::Atomic {

@@ -349,7 +349,7 @@ fn run(
             .dfg
             .insts
             .iter()
-            .any(|i| matches!(i, InstData::Barrier { .. }))
+            .any(|i| matches!(i, InstData::Barrier { .. } | InstData::NamedBarrier { .. }))
     });
     let func_names = module.functions.iter().map(|f| f.name.clone()).collect();
     let ctx = RunCtx {
@@ -701,49 +701,47 @@ impl Worker {
         coros: &mut [Coroutine<bool, u64, i32, DefaultStack>],
         out: &mut GroupOut,
     ) -> Result<(), ExecError> {
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        enum Stop {
-            Done,
-            Barrier(usize, kir::Inst),
-        }
+        use crate::named_barrier::{divergence_detail, Next, Schedule, Stop};
+        // Work-group and named barriers (`crate::named_barrier`).
+        let mut schedule = Schedule::new(coros.len());
+        let mut order: Vec<usize> = (0..coros.len()).collect();
         loop {
-            let mut stops = Vec::with_capacity(coros.len());
-            for (i, co) in coros.iter_mut().enumerate() {
-                let r = co.resume(false);
+            for &i in &order {
+                let r = coros[i].resume(false);
                 let c = &mut self.ctxs[i];
                 out.printf.append(&mut c.out);
-                match r {
+                let stop = match r {
                     CoroutineResult::Yield(site) => {
                         let s = &run.compiled.sites[site as usize];
-                        stops.push(Stop::Barrier(s.func, s.inst));
+                        match c.named_barrier.take() {
+                            Some(handle) => Stop::Named(handle, s.func, s.inst),
+                            None => Stop::Barrier(s.func, s.inst),
+                        }
                     }
-                    CoroutineResult::Return(0) => stops.push(Stop::Done),
+                    CoroutineResult::Return(0) => Stop::Done,
                     CoroutineResult::Return(_) => {
                         return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
                     }
-                }
-            }
-            let first = stops[0];
-            if let Some(other) = stops.iter().position(|s| *s != first) {
-                let describe = |s: Stop| match s {
-                    Stop::Done => "returned".to_string(),
-                    Stop::Barrier(f, inst) => format!("waits at the barrier fn{f} {inst}"),
                 };
-                return Err(ExecError::BarrierDivergence {
+                schedule
+                    .stopped(i, stop)
+                    .map_err(|detail| ExecError::BarrierDivergence {
+                        kernel: run.kernel.name.clone(),
+                        group_id,
+                        detail,
+                    })?;
+            }
+            let next = schedule
+                .next()
+                .map_err(|stuck| ExecError::BarrierDivergence {
                     kernel: run.kernel.name.clone(),
                     group_id,
-                    detail: format!(
-                        "local work-item {:?} {} but local work-item {:?} {}",
-                        self.ctxs[0].local_id(),
-                        describe(first),
-                        self.ctxs[other].local_id(),
-                        describe(stops[other])
-                    ),
-                });
-            }
-            match first {
-                Stop::Done => return Ok(()),
-                Stop::Barrier(..) => out.barriers += 1,
+                    detail: divergence_detail(stuck, |i| self.ctxs[i].local_id()),
+                })?;
+            out.barriers = schedule.barriers;
+            match next {
+                Next::Finished => return Ok(()),
+                Next::Run(r) => order = r,
             }
         }
     }

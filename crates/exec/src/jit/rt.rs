@@ -133,6 +133,8 @@ pub struct ItemCtx {
     pub error: Option<ExecError>,
     /// The coroutine yielder when the work-item runs as a coroutine (barriers).
     pub yielder: *const corosensei::Yielder<bool, u64>,
+    /// The handle of the named barrier the work-item waits at, while it waits there.
+    pub named_barrier: Option<u64>,
     /// Shared and local entries set by the current launch (cleared before reuse).
     shared_set: usize,
     local_set: usize,
@@ -153,6 +155,7 @@ impl ItemCtx {
             out: Vec::new(),
             error: None,
             yielder: std::ptr::null(),
+            named_barrier: None,
             shared_set: 0,
             local_set: 0,
         })
@@ -178,6 +181,7 @@ impl ItemCtx {
         self.error = None;
         self.out.clear();
         self.yielder = std::ptr::null();
+        self.named_barrier = None;
     }
 
     /// Entries this context can hold: 2^tag_bits.
@@ -744,6 +748,16 @@ pub extern "C" fn jit_barrier(ctx: *mut ItemCtx, site: u32) -> i32 {
     } else {
         0
     }
+}
+
+/// A named barrier (`crate::named_barrier`): suspends the work-item's coroutine with the
+/// barrier's site, the handle left in the context for the work-group driver; a nonzero return
+/// tells the kernel to stop.
+pub extern "C" fn jit_named_barrier(ctx: *mut ItemCtx, site: u32, handle: u64) -> i32 {
+    // SAFETY: JIT code passes its own context.
+    let ctx = unsafe { &mut *ctx };
+    ctx.named_barrier = Some(handle);
+    jit_barrier(ctx, site)
 }
 
 /// The address space `ptr` points into, as 1 + index in `AddrSpace::ALL` (0: none), the

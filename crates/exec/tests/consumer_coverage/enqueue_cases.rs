@@ -63,6 +63,36 @@ kernel void events(global int *out, global ulong *prof) {
     release_event(u2);
 }
 
+kernel void null_events(global int *out) {
+    queue_t q = get_default_queue();
+    clk_event_t evt;
+    out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), 0, NULL, &evt,
+        ^{ out[1 + get_global_id(0)] = 3; });
+    out[5] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &evt, NULL,
+        ^{ out[6] = out[1] + out[4] + 1; });
+    out[7] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(2), 0, NULL, NULL,
+        ^{ out[8 + get_global_id(0)] = 5; });
+    release_event(evt);
+}
+
+kernel void profiling(global int *out, global ulong *prof) {
+    queue_t q = get_default_queue();
+    clk_event_t p;
+    out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &p, ^{
+        clk_event_t g;
+        enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(64), 0, NULL,
+            &g, ^{
+                int acc = 0;
+                for (int i = 0; i < 2000; i++) acc += i ^ (int)get_global_id(0);
+                out[1 + get_global_id(0)] = acc;
+            });
+        capture_event_profiling_info(g, CLK_PROFILING_COMMAND_EXEC_TIME, prof + 2);
+        release_event(g);
+    });
+    capture_event_profiling_info(p, CLK_PROFILING_COMMAND_EXEC_TIME, prof);
+    release_event(p);
+}
+
 kernel void two_d(global int *out) {
     size_t off[2] = {1, 2};
     size_t gs[2] = {4, 4};
@@ -126,6 +156,8 @@ pub fn run_all() -> BTreeSet<Op> {
         per_group(&*e, &m);
         nested(&*e, &m);
         events(&*e, &m);
+        null_events(&*e, &m);
+        profiling(&*e, &m);
         two_d(&*e, &m);
         errors(&*e, &m);
         queries(&*e, &m);
@@ -261,6 +293,52 @@ pub fn events(e: &dyn Engine, m: &kir::Module) {
         assert!(out[1][0] > 0, "{} execution time {}", e.name(), out[1][0]);
         assert_eq!(out[1][0], out[1][1], "{}", e.name());
     }
+}
+
+/// Scenario `null_events` (test `device_enqueue::null_event_pointers`): a NULL wait list with
+/// a return event, a NULL return event, and both NULL (llvm-spirv: `OpConstantNull` pointers to
+/// device events), which mean "no event" (OpenCL C 2.0 §6.13.17.1).
+pub fn null_events(e: &dyn Engine, m: &kir::Module) {
+    let out = run(
+        e,
+        m,
+        "null_events",
+        NdRange::new_1d(1, 1),
+        &[8],
+        Some(QUEUE),
+    );
+    let got: Vec<i32> = (0..10).map(|i| int(&out[0], i)).collect();
+    // Three CLK_SUCCESS; the first child wrote 3s, the second waited for it (3 + 3 + 1).
+    assert_eq!(got, [0, 3, 3, 3, 3, 0, 7, 0, 5, 5], "{}", e.name());
+}
+
+/// Scenario `profiling` (test `device_enqueue::profiling_exec_time_and_complete`): a child P
+/// that enqueues a grandchild G. OpenCL C 2.0 §6.13.17.8: the first value is END - START, the
+/// second COMPLETE - START, where COMPLETE waits for the command's children (API, clGet-
+/// EventProfilingInfo). G runs wholly after P ends and before P completes, so P's second
+/// value is at least P's first plus G's run time; G has no children, so its two are equal.
+pub fn profiling(e: &dyn Engine, m: &kir::Module) {
+    let out = run(
+        e,
+        m,
+        "profiling",
+        NdRange::new_1d(1, 1),
+        &[40, 4],
+        Some(QUEUE),
+    );
+    for i in 0..64 {
+        let want: i32 = (0..2000).map(|k| k ^ i as i32).sum();
+        assert_eq!(int(&out[0], 1 + i), want, "{} out[{}]", e.name(), 1 + i);
+    }
+    let prof: Vec<u64> = out[1].iter().map(|&w| w as u64).collect();
+    let (p_exec, p_complete, g_exec, g_complete) = (prof[0], prof[1], prof[2], prof[3]);
+    assert!(p_exec > 0 && g_exec > 0, "{} {prof:?}", e.name());
+    assert_eq!(g_exec, g_complete, "{} leaf: COMPLETE = END", e.name());
+    assert!(
+        p_complete >= p_exec + g_exec,
+        "{} parent COMPLETE - START covers the grandchild: {prof:?}",
+        e.name()
+    );
 }
 
 /// Scenario `two_d` (test `device_enqueue::two_dimensional_child_with_local_memory`).

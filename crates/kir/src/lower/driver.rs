@@ -29,6 +29,9 @@ pub(crate) struct ModuleLowering<'a> {
     pub address_bits: u32,
     /// A `__local` cell used by work-group collective functions, when the module has any.
     pub wg_scratch: Option<GlobalRef>,
+    /// A `__private` u32 counting the named barriers the work-item initialized, when the
+    /// module has `OpNamedBarrierInitialize` (see `lower_named_barrier_init`).
+    pub named_barrier_counter: Option<GlobalRef>,
 }
 
 /// Lowers a module given as its instruction list (the caller guarantees it was validated).
@@ -60,6 +63,7 @@ pub(crate) fn lower_instructions(
         kernel_params: HashMap::new(),
         address_bits,
         wg_scratch: None,
+        named_barrier_counter: None,
     };
     let mut module = Module::new(address_bits);
     lowering.lower_globals(&mut module)?;
@@ -133,14 +137,12 @@ pub(crate) fn lower_instructions(
 }
 
 /// Capabilities whose instructions the consumer does not execute yet, with the feature's name.
-const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] = &[
-    (Capability::PipeStorage, "pipe storage"),
-    (Capability::NamedBarrier, "named barriers"),
-];
+const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] =
+    &[(Capability::PipeStorage, "pipe storage")];
 
 /// Fails on the first instruction (other than a type declaration) that only a capability of
 /// [`UNSUPPORTED_CAPABILITIES`] enables, naming the instruction and the capability.
-/// FIXME(issue 3): pipe storage (OpenCL 2.2 devices only) and named barriers are not implemented.
+/// Pipe storage is for OpenCL 2.2 devices only (the 3.0 environment asks it of no 3.0 device).
 fn reject_unsupported_features(insts: &[Instruction]) -> Result<(), LowerError> {
     for inst in insts {
         let info = inst.op.info();
@@ -317,6 +319,20 @@ impl ModuleLowering<'_> {
                     | Op::GroupReserveWritePipePackets
             )
         });
+        if self
+            .insts
+            .iter()
+            .any(|i| i.op == Op::NamedBarrierInitialize)
+        {
+            self.named_barrier_counter = Some(module.add_global(Global {
+                name: "__named_barrier_count".into(),
+                space: AddrSpace::Private,
+                size: 4,
+                align: 4,
+                init: None,
+                relocs: Vec::new(),
+            }));
+        }
         if collectives {
             self.wg_scratch = Some(module.add_global(Global {
                 name: "__work_group_scratch".into(),

@@ -147,6 +147,10 @@ impl TypeTable {
             // A sampler is its 32-bit encoded value (kir `ArgKind::Sampler`); other opaque
             // objects are pointer-sized handles.
             TypeKind::Opaque { what: "sampler_t" } => Some(Type::I32),
+            // A named barrier is an i64 handle whatever the address size (kir `namedbarrier`).
+            TypeKind::Opaque {
+                what: "named_barrier",
+            } => Some(Type::I64),
             // A pipe is the address of its memory object (kir `ArgKind::Pipe`).
             TypeKind::Opaque { what } if what.ends_with(" pipe") => {
                 Some(Type::Ptr(crate::AddrSpace::Global))
@@ -241,6 +245,9 @@ impl TypeTable {
                 (round_up(end, align), align)
             }
             TypeKind::Opaque { what: "sampler_t" } => (4, 4),
+            TypeKind::Opaque {
+                what: "named_barrier",
+            } => (8, 8),
             TypeKind::Pointer { .. } | TypeKind::Opaque { .. } => {
                 (self.pointer_bytes, self.pointer_bytes)
             }

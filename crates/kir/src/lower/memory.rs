@@ -492,6 +492,95 @@ impl FnLower<'_, '_> {
         Ok(())
     }
 
+    /// `OpNamedBarrierInitialize` (SPIR-V 3.32.20, NamedBarrier): initialization is a
+    /// work-group operation every work-item performs in the same order (OpenCL C++ 1.0
+    /// `work_group_named_barrier`: "must be called by all work-items of a work-group"), so the
+    /// k-th initialization of every work-item creates the same barrier. The handle is
+    /// `k << 32 | Subgroup Count`, k counted in a private variable of the work-item.
+    pub(crate) fn lower_named_barrier_init(
+        &mut self,
+        inst: &Instruction,
+    ) -> Result<(), LowerError> {
+        let global = self
+            .m
+            .named_barrier_counter
+            .ok_or_else(|| LowerError::Internal("no named barrier counter".into()))?;
+        let count = self.value(inst.id_op(0)?, inst)?;
+        let counter = self.pro(
+            InstData::GlobalAddr { global },
+            Type::Ptr(crate::AddrSpace::Private),
+        );
+        let seq = self.emit(
+            InstData::Load {
+                ptr: counter,
+                align: 4,
+            },
+            Type::I32,
+        );
+        let one = self.int_const(Type::I32, 1);
+        let next = self.emit(
+            InstData::Binary {
+                op: crate::BinaryOp::IAdd,
+                a: seq,
+                b: one,
+            },
+            Type::I32,
+        );
+        self.emit_void(InstData::Store {
+            ptr: counter,
+            value: next,
+            align: 4,
+        });
+        let widen = |this: &mut Self, v: Value| {
+            this.emit(
+                InstData::Convert {
+                    op: ConvertOp::UConvert,
+                    arg: v,
+                    rounding: None,
+                    saturate: false,
+                },
+                Type::I64,
+            )
+        };
+        let seq = widen(self, seq);
+        let count = widen(self, count);
+        let shift = self.int_const(Type::I64, 32);
+        let high = self.emit(
+            InstData::Binary {
+                op: crate::BinaryOp::Shl,
+                a: seq,
+                b: shift,
+            },
+            Type::I64,
+        );
+        let handle = self.emit(
+            InstData::Binary {
+                op: crate::BinaryOp::Or,
+                a: high,
+                b: count,
+            },
+            Type::I64,
+        );
+        self.vals.insert(inst.res()?, handle);
+        Ok(())
+    }
+
+    /// `OpMemoryNamedBarrier` (SPIR-V 3.32.20): Named Barrier, Memory scope, Semantics.
+    pub(crate) fn lower_named_barrier_wait(
+        &mut self,
+        inst: &Instruction,
+    ) -> Result<(), LowerError> {
+        let barrier = self.value(inst.id_op(0)?, inst)?;
+        let mem_scope = self.scope(inst.id_op(1)?, inst)?;
+        let semantics = self.const_operand(inst.id_op(2)?, inst)? as u32;
+        self.emit_void(InstData::NamedBarrier {
+            barrier,
+            mem_scope,
+            semantics,
+        });
+        Ok(())
+    }
+
     pub(crate) fn lower_atomic(&mut self, inst: &Instruction) -> Result<(), LowerError> {
         let ptr_id = inst.id_op(0)?;
         let ptr = self.value(ptr_id, inst)?;

@@ -444,6 +444,7 @@ fn type_kind(inst: &Instruction, info: &ModuleInfo) -> Result<Option<TypeKind>, 
         Op::TypeDeviceEvent => opaque("clk_event_t"),
         Op::TypeReserveId => opaque("reserve_id_t"),
         Op::TypeQueue => opaque("queue_t"),
+        Op::TypeNamedBarrier => opaque("named_barrier"),
         // SPIR-V 3.7 Access Qualifier: 0 ReadOnly, 1 WriteOnly, 2 ReadWrite.
         Op::TypePipe => match inst.lit(0)? {
             1 => opaque("write_only pipe"),

@@ -228,6 +228,8 @@ impl FnLower<'_, '_> {
             | Op::InBoundsPtrAccessChain => self.lower_access_chain(inst),
             Op::CopyMemory | Op::CopyMemorySized => self.lower_copy_memory(inst),
             Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(inst),
+            Op::NamedBarrierInitialize => self.lower_named_barrier_init(inst),
+            Op::MemoryNamedBarrier => self.lower_named_barrier_wait(inst),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

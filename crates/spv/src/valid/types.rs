@@ -197,11 +197,17 @@ fn check_instruction(ctx: &mut Ctx<'_>, i: usize) {
         Op::ConvertUToPtr => {
             let from = operand_type(ctx, i, 0).and_then(|t| shape(ctx, t));
             if ctx.pointer(rt).is_none() || !is_int_scalar(from) {
-                ctx.error(
-                    i,
-                    CONVERSION,
-                    "OpConvertUToPtr converts an integer scalar to a pointer",
-                );
+                // SPIR-V 3.32.11: "Result Type must be a physical pointer type". llvm-spirv-15
+                // encodes CLK_NULL_EVENT (opencl-c-base.h: `__builtin_astype(SIZE_MAX,
+                // clk_event_t)`) as OpConvertUToPtr to OpTypeDeviceEvent, which is not a
+                // pointer type; spirv-val rejects it as well, and so does oxcl.
+                let device_event = ctx.def(rt).is_some_and(|d| d.op == Op::TypeDeviceEvent);
+                let message = if device_event {
+                    "OpConvertUToPtr converts an integer scalar to a pointer; its Result Type is OpTypeDeviceEvent, which is not a pointer type (llvm-spirv-15 encodes CLK_NULL_EVENT this way; spirv-val rejects it too)"
+                } else {
+                    "OpConvertUToPtr converts an integer scalar to a pointer"
+                };
+                ctx.error(i, CONVERSION, message);
             }
         }
         Op::PtrCastToGeneric => {
