@@ -225,6 +225,12 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_MAX_ON_DEVICE_EVENTS => {
             InfoValue::u32(device_enqueue_limit(d, MAX_ON_DEVICE_EVENTS))
         }
+        // cl_khr_subgroup_named_barrier.
+        CL_DEVICE_MAX_NAMED_BARRIER_COUNT_KHR
+            if d.has_extension("cl_khr_subgroup_named_barrier") =>
+        {
+            InfoValue::u32(d.max_named_barrier_count())
+        }
         CL_DEVICE_NAME => InfoValue::str(&d.name),
         CL_DEVICE_VENDOR => InfoValue::str(d.vendor()),
         CL_DRIVER_VERSION => InfoValue::str(env!("CARGO_PKG_VERSION")),

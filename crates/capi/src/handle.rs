@@ -158,6 +158,18 @@ impl<T: ClObject> Obj<T> {
         }
     }
 
+    /// Adds an API reference to an object the application still holds (API count > 0) and
+    /// hands out its handle; None once the application released it.
+    pub fn retain_held(obj: &Arc<Obj<T>>) -> Option<*mut c_void> {
+        obj.api_refs
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n > 0).then_some(n + 1)
+            })
+            .ok()?;
+        // The new API reference owns one more `Arc` count, as in `retain`.
+        Some(Obj::into_handle(Arc::clone(obj)))
+    }
+
     /// `CL_*_REFERENCE_COUNT`.
     pub fn ref_count(&self) -> u32 {
         self.api_refs.load(Ordering::SeqCst)

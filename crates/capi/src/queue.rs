@@ -2,7 +2,7 @@
 //! command's event, blocking (API 5.13 `clFlush`, `clFinish`).
 
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use crate::consts::*;
 use crate::context::ContextObj;
@@ -51,6 +51,24 @@ pub fn supported_properties(device: &runtime::Device) -> u64 {
     properties
 }
 
+/// The queue object of each live on-device queue, so that a second `CL_QUEUE_ON_DEVICE_DEFAULT`
+/// request can hand out the default device queue's own handle.
+static DEVICE_QUEUE_OBJECTS: Mutex<Vec<(Weak<runtime::DeviceQueue>, Weak<Obj<QueueObj>>)>> =
+    Mutex::new(Vec::new());
+
+/// The handle of `default`'s queue object with one more API reference, if the application
+/// still holds it.
+fn retain_default_queue(default: &Arc<runtime::DeviceQueue>) -> Option<*mut c_void> {
+    let objects = DEVICE_QUEUE_OBJECTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let obj = objects
+        .iter()
+        .find(|(dq, _)| std::ptr::eq(dq.as_ptr(), Arc::as_ptr(default)))
+        .and_then(|(_, obj)| obj.upgrade())?;
+    Obj::retain_held(&obj)
+}
+
 /// Every bit `cl_command_queue_properties` defines.
 const DEFINED_PROPERTIES: u64 = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
     | CL_QUEUE_PROFILING_ENABLE
@@ -88,8 +106,23 @@ fn create_queue(
     if properties & !supported != 0 {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
+    let make_default = properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0;
+    if make_default {
+        // API 5.1 (footnote to CL_QUEUE_ON_DEVICE_DEFAULT): "If a default device queue has
+        // already been created, calling clCreateCommandQueueWithProperties with
+        // CL_QUEUE_PROPERTIES set to CL_QUEUE_ON_DEVICE and CL_QUEUE_ON_DEVICE_DEFAULT will
+        // return the default device queue that has already been created and increment its
+        // reference count by 1."
+        if let Some(handle) = context
+            .context
+            .default_device_queue()
+            .as_ref()
+            .and_then(retain_default_queue)
+        {
+            return Ok(handle);
+        }
+    }
     let device_queue = if properties & CL_QUEUE_ON_DEVICE != 0 {
-        let make_default = properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0;
         Some(
             runtime::DeviceQueue::new(&context.context, queue_size, make_default).map_err(|e| {
                 match e {
@@ -117,6 +150,13 @@ fn create_queue(
         engine,
         device_queue,
     });
+    if let Some(dq) = &obj.device_queue {
+        let mut objects = DEVICE_QUEUE_OBJECTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        objects.retain(|(_, o)| o.strong_count() > 0);
+        objects.push((Arc::downgrade(dq), Arc::downgrade(&obj)));
+    }
     Ok(Obj::into_handle(obj))
 }
 

@@ -205,3 +205,45 @@ fn children_run_before_the_parent_completes() {
         clReleaseCommandQueue(q);
     }
 }
+
+/// API 5.1, footnote to `CL_QUEUE_ON_DEVICE_DEFAULT`: "If a default device queue has already
+/// been created, calling clCreateCommandQueueWithProperties with CL_QUEUE_PROPERTIES set to
+/// CL_QUEUE_ON_DEVICE and CL_QUEUE_ON_DEVICE_DEFAULT will return the default device queue
+/// that has already been created and increment its reference count by 1."
+#[test]
+fn a_second_default_device_queue_is_the_first_retained() {
+    let s = Session::new();
+    let default = [PROPS, ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0];
+    let first = device_queue(&s, &default).expect("default device queue");
+    assert_eq!(queue_info::<u32>(first, CL_QUEUE_REFERENCE_COUNT), Ok(1));
+    let second = device_queue(
+        &s,
+        &[PROPS, ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, SIZE, 4096, 0],
+    )
+    .expect("the default device queue again");
+    assert_eq!(second, first, "the same handle");
+    assert_eq!(queue_info::<u32>(first, CL_QUEUE_REFERENCE_COUNT), Ok(2));
+    assert_eq!(
+        queue_info::<usize>(second, CL_QUEUE_DEVICE_DEFAULT),
+        Ok(first as usize)
+    );
+    // Invalid properties are still refused before the existing queue is looked up.
+    assert_eq!(
+        device_queue(
+            &s,
+            &[PROPS, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0]
+        ),
+        Err(CL_INVALID_VALUE)
+    );
+    // A non-default device queue is a new queue: over CL_DEVICE_MAX_ON_DEVICE_QUEUES (1).
+    assert_eq!(
+        device_queue(&s, &[PROPS, ON_DEVICE, 0]),
+        Err(CL_OUT_OF_RESOURCES)
+    );
+    // SAFETY: handles of this test; two API references to release.
+    unsafe {
+        check(clReleaseCommandQueue(second), "clReleaseCommandQueue");
+        assert_eq!(queue_info::<u32>(first, CL_QUEUE_REFERENCE_COUNT), Ok(1));
+        check(clReleaseCommandQueue(first), "clReleaseCommandQueue");
+    }
+}

@@ -26,6 +26,14 @@ fn pairs_meet_at_their_own_barrier() {
 }
 
 #[test]
+fn a_barrier_serves_several_phases() {
+    let Some(m) = module() else { return };
+    for e in cases::engines() {
+        cases::rounds(&*e, &m);
+    }
+}
+
+#[test]
 fn too_few_arrivals_is_divergence() {
     let Some(m) = module() else { return };
     for e in cases::engines() {

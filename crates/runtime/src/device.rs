@@ -156,6 +156,8 @@ impl Device {
                 // instructions are ignored): kir/tests/lower_producers.rs.
                 "cl_khr_spirv_extended_debug_info",
                 "cl_khr_subgroups",
+                // Named barriers of sub-groups of one work-item (`exec::named_barrier`).
+                "cl_khr_subgroup_named_barrier",
             ]
             .iter()
             .map(|s| s.to_string())

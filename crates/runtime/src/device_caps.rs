@@ -129,6 +129,16 @@ impl Device {
         64
     }
 
+    /// `CL_DEVICE_MAX_NAMED_BARRIER_COUNT_KHR` (cl_khr_subgroup_named_barrier; both engines
+    /// run named barriers, `exec::named_barrier`), 0 when the extension is not claimed.
+    pub fn max_named_barrier_count(&self) -> u32 {
+        if self.has_extension("cl_khr_subgroup_named_barrier") {
+            exec::named_barrier::MAX_NAMED_BARRIERS
+        } else {
+            0
+        }
+    }
+
     /// Sub-groups are claimed (`cl_khr_subgroups`, `__opencl_c_subgroups`).
     pub fn sub_groups(&self) -> bool {
         self.has_extension("cl_khr_subgroups")

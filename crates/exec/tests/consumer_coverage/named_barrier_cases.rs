@@ -68,6 +68,7 @@ pub fn run_all() -> BTreeSet<Op> {
     let (m, ops) = module();
     for e in engines() {
         pairs(&*e, &m);
+        rounds(&*e, &m);
         too_few(&*e, &m);
         bad_count(&*e, &m);
     }
@@ -117,6 +118,16 @@ pub fn pairs(e: &dyn Engine, m: &kir::Module) {
     let mut out = [0u32; 4];
     run(e, m, "pairs", &mut out).unwrap_or_else(|err| panic!("{}: {err}", e.name()));
     assert_eq!(out, [11, 10, 23, 22], "{}", e.name());
+}
+
+/// Scenario `rounds`: work-items 0 and 1 reuse one barrier of count 2 for three rounds of
+/// "store tmp[lid] = 10 r + lid; wait; add the partner's value; wait" (the second wait keeps a
+/// store of the next round from overtaking the partner's read); 2 and 3 return at once.
+/// Work-item 0 adds 1 + 11 + 21, work-item 1 adds 0 + 10 + 20.
+pub fn rounds(e: &dyn Engine, m: &kir::Module) {
+    let mut out = [0u32; 4];
+    run(e, m, "rounds", &mut out).unwrap_or_else(|err| panic!("{}: {err}", e.name()));
+    assert_eq!(out, [33, 30, 0, 0], "{}", e.name());
 }
 
 /// Scenario `too_few`: a barrier of count 3 that only two work-items reach never opens:
