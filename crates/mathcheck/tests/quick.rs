@@ -133,3 +133,28 @@ fn every_conversion_passes_on_a_small_sample() {
     }
     assert!(failed.is_empty(), "{failed:?}");
 }
+
+#[test]
+fn every_geometric_function_passes_on_a_small_sample() {
+    use mathcheck::geometric::{check_geometric, geo_subjects, table};
+    let subjects = geo_subjects(&[], &[]);
+    // dot, length, distance, normalize: 3 types × 4 widths; cross: 3 × 2; fast_*: float × 4.
+    assert_eq!(subjects.len(), 4 * 3 * 4 + 3 * 2 + 3 * 4);
+    let reports = check_geometric(&subjects, 300, 11, 2);
+    let failed: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r.subject.name,
+                r.subject.kind.name(),
+                r.subject.width
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        eprintln!("{}", table(&reports));
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
