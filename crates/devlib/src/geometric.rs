@@ -22,8 +22,8 @@ pub fn dot<F: Float>(a: &[F], b: &[F]) -> F {
 
 /// Σ x·y when the plain f64 sum is not finite: an intermediate overflow (only `double`
 /// products can overflow) or infinite inputs. The finite products are summed with both
-/// vectors scaled to magnitudes below 2 and scaled back once, so only a result beyond the
-/// range overflows; the infinite products follow the rules of ∞ arithmetic (∞ · 0 and
+/// vectors scaled to magnitudes below 2, nearly exactly, and scaled back once, so only a
+/// result beyond the range overflows; the infinite products follow the rules of ∞ arithmetic (∞ · 0 and
 /// ∞ − ∞ are NaN), as the infinitely precise result does.
 fn sum_of_products_wide(pairs: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
     let (mut pos_inf, mut neg_inf, mut nan) = (false, false, false);
@@ -58,10 +58,25 @@ fn sum_of_products_wide(pairs: impl Iterator<Item = (f64, f64)> + Clone) -> f64 
     if ex == i32::MIN {
         return 0.0; // every finite product is zero (unreachable for a non-finite plain sum)
     }
-    let scaled = pairs.fold(0.0f64, |acc, (x, y)| {
-        libm::scalbn(x, -ex).mul_add(libm::scalbn(y, -ey), acc)
-    });
-    libm::scalbn(scaled, ex + ey)
+    // Exact scaled products (hi + lo by fma) summed with Neumaier's compensation: products
+    // that cancel give exactly 0, not the rounding error of one of them (which, scaled back,
+    // could itself overflow).
+    let (mut sum, mut compensation) = (0.0f64, 0.0f64);
+    for (x, y) in pairs {
+        let (x, y) = (libm::scalbn(x, -ex), libm::scalbn(y, -ey));
+        let hi = x * y;
+        let lo = x.mul_add(y, -hi);
+        for t in [hi, lo] {
+            let s = sum + t;
+            compensation += if sum.abs() >= t.abs() {
+                (sum - s) + t
+            } else {
+                (t - s) + sum
+            };
+            sum = s;
+        }
+    }
+    libm::scalbn(sum + compensation, ex + ey)
 }
 
 /// `a*b - c*d` with Kahan's fma trick (about 1.5 ulp of f64); without overflow in the
