@@ -31,6 +31,9 @@ pub struct MathcheckArgs {
     /// Random inputs per function that --exhaustive cannot exhaust (double, several arguments).
     #[arg(long, default_value_t = ::mathcheck::engine::DENSE_SAMPLES)]
     pub dense_samples: usize,
+    /// With --exhaustive: try every N-th bit pattern only (a dense, evenly spread sample).
+    #[arg(long, default_value_t = 1)]
+    pub stride: u64,
     /// Seed of the random inputs.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -95,6 +98,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
         resume: args.resume.clone(),
         dense_samples: args.dense_samples,
+        stride: args.stride.max(1),
         ..::mathcheck::Options::default()
     };
     if let Some(seed) = args.seed {

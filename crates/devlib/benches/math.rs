@@ -100,7 +100,16 @@ fn main() {
     );
     row("floor", time(&x32, s::floor), Some(time(&x32, f32::floor)));
     row("fract", time(&x32, s::fract), None);
-    row("tgamma", time(&x32, s::tgamma), None);
+    row(
+        "tgamma libm",
+        time(&x32, s::tgamma),
+        Some(time(&x32, libm::tgammaf)),
+    );
+    row(
+        "erfc libm",
+        time(&x32, s::erfc),
+        Some(time(&x32, libm::erfcf)),
+    );
 
     println!("-- f64 (ns/call) --");
     row("sin", time(&x64, d::sin), Some(time(&x64, f64::sin)));

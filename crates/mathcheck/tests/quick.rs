@@ -158,3 +158,19 @@ fn every_geometric_function_passes_on_a_small_sample() {
     }
     assert!(failed.is_empty(), "{failed:?}");
 }
+
+#[test]
+fn a_strided_run_tries_every_kth_pattern() {
+    // Half patterns 3, 10, 17, … below 2^16: ⌈(65536 − 3) / 7⌉ = 9362 of them.
+    let subjects = select(&["exp".to_string()], &[Kind::Half]).expect("found");
+    let options = Options {
+        exhaustive: true,
+        stride: 7,
+        seed: 3,
+        threads: 2,
+        ..Options::default()
+    };
+    let report = mathcheck::check_exhaustive(&subjects[0], &options).expect("checked");
+    assert_eq!(report.tried, 9362);
+    assert!(!report.exhaustive && report.passed());
+}

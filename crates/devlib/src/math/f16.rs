@@ -6,7 +6,7 @@ use half::f16;
 crate::math::dispatch_tables!(f16; unary: []; binary: []);
 crate::math::per_type_functions!(f16, u16);
 crate::math::narrow_functions!(f16);
-crate::math::narrow_unary!(f16; cos, log, sin);
+crate::math::narrow_unary!(f16; cos, erfc, log, sin, tgamma);
 
 /// Correctly rounded fused multiply-add: the exact product (22 bits) is added in f64 with
 /// round-to-odd, which makes the final rounding to binary16 correct (53 ≥ 11 + 2).

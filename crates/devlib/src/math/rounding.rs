@@ -25,6 +25,26 @@ pub(crate) fn f64_to_f32_if_unambiguous(y: f64) -> Option<f32> {
     }
 }
 
+/// How many `f64` ulps from a float midpoint count as ambiguous for `f64` functions of the
+/// `libm` crate whose error is a few ulps (msun erfc, musl tgamma: below 8 ulps measured
+/// against MPFR): 2^12, a margin of several hundred times.
+const LIBM_MARGIN_F64_ULPS: i64 = 1 << 12;
+
+/// `fast(x)` rounded to `f32` when its value is a normal float clearly away from a float
+/// midpoint (more than [`LIBM_MARGIN_F64_ULPS`]), which makes the rounding the same as that of
+/// the exact value; otherwise `accurate(x)` rounded to `f32`.
+pub(crate) fn fast_then_accurate(x: f64, fast: fn(f64) -> f64, accurate: fn(f64) -> f64) -> f32 {
+    let y = fast(x);
+    let r = y as f32;
+    if r.is_normal() && y.is_normal() {
+        let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
+        if (low - (1 << 28)).abs() > LIBM_MARGIN_F64_ULPS {
+            return r;
+        }
+    }
+    accurate(x) as f32
+}
+
 /// `hi + lo` correctly rounded to `f32` (for values in the normal `f32` range; `lo` far below
 /// an ulp of `hi`).
 pub(crate) fn dd_to_f32(d: Dd) -> f32 {
