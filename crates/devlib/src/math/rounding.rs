@@ -70,3 +70,35 @@ pub(crate) fn dd_to_f32(d: Dd) -> f32 {
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 1 + 2^-24 is the midpoint between the floats 1 and 1 + 2^-23.
+    const MIDPOINT: f64 = 1.0 + 1.0 / 16777216.0;
+
+    #[test]
+    fn clear_results_take_the_fast_value() {
+        // 1.25 + 2^-30 is far from any float midpoint: rounded to 1.25 without `accurate`.
+        let fast = |_x: f64| 1.25 + 2f64.powi(-30);
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate(0.0, fast, accurate), 1.25);
+    }
+
+    #[test]
+    fn near_midpoint_or_outside_the_normal_range_the_accurate_function_decides() {
+        // Within 2^12 f64 ulps of the midpoint: the accurate value (a hair above) rounds up.
+        let near = |_x: f64| MIDPOINT - 1000.0 * 2f64.powi(-52);
+        let above = |_x: f64| MIDPOINT + 2f64.powi(-52);
+        assert_eq!(fast_then_accurate(0.0, near, above), 1.0 + 2f32.powi(-23));
+        // A subnormal float result: the accurate function, rounded once.
+        let tiny = |_x: f64| 1e-40;
+        let tiny_exact = |_x: f64| 1.5e-40;
+        assert_eq!(fast_then_accurate(0.0, tiny, tiny_exact), 1.5e-40f32);
+        // ∞ (overflow) likewise.
+        let huge = |_x: f64| 1e39;
+        let max = |_x: f64| f64::from(f32::MAX);
+        assert_eq!(fast_then_accurate(0.0, huge, max), f32::MAX);
+    }
+}
