@@ -192,6 +192,8 @@ fn main() {
     row("sin", time(&x16, h::sin), None);
     row("exp", time(&x16, h::exp), None);
     row("fma", time(&x16, |x| h::fma(x, x, x)), None);
+    row("erfc", time(&x16, h::erfc), None);
+    row("tgamma", time(&x16, h::tgamma), None);
 
     println!("-- conversions (ns/call) --");
     let bits: Vec<u64> = x32.iter().map(|x| u64::from(x.to_bits())).collect();

@@ -36,13 +36,34 @@ const LIBM_MARGIN_F64_ULPS: i64 = 1 << 12;
 pub(crate) fn fast_then_accurate(x: f64, fast: fn(f64) -> f64, accurate: fn(f64) -> f64) -> f32 {
     let y = fast(x);
     let r = y as f32;
-    if r.is_normal() && y.is_normal() {
-        let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
-        if (low - (1 << 28)).abs() > LIBM_MARGIN_F64_ULPS {
-            return r;
-        }
+    if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 29) {
+        return r;
     }
     accurate(x) as f32
+}
+
+/// [`fast_then_accurate`] for `half` (42 mantissa bits dropped).
+pub(crate) fn fast_then_accurate_f16(
+    x: f64,
+    fast: fn(f64) -> f64,
+    accurate: fn(f64) -> f64,
+) -> half::f16 {
+    // devlib's own narrowing: `half::f16::from_f64` may round through f32 (twice).
+    use crate::float::Float;
+    let y = fast(x);
+    let r = <half::f16 as Float>::from_f64(y);
+    if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 42) {
+        return r;
+    }
+    <half::f16 as Float>::from_f64(accurate(x))
+}
+
+/// Whether the `dropped` low mantissa bits of `y` are more than [`LIBM_MARGIN_F64_ULPS`] from
+/// the midpoint pattern (`1` then zeros), i.e. rounding `y` to a format with `52 - dropped`
+/// mantissa bits gives the rounding of every value that close to `y` (normal results).
+fn clear_of_midpoint(y: f64, dropped: u32) -> bool {
+    let low = (y.to_bits() & ((1 << dropped) - 1)) as i64;
+    (low - (1 << (dropped - 1))).abs() > LIBM_MARGIN_F64_ULPS
 }
 
 /// `hi + lo` correctly rounded to `f32` (for values in the normal `f32` range; `lo` far below
@@ -100,5 +121,20 @@ mod tests {
         let huge = |_x: f64| 1e39;
         let max = |_x: f64| f64::from(f32::MAX);
         assert_eq!(fast_then_accurate(0.0, huge, max), f32::MAX);
+    }
+
+    #[test]
+    fn half_results_round_once() {
+        let up = half::f16::from_bits(0x3c01); // 1 + 2^-10
+                                               // 1 + 2^-11 + 2^-38: above the midpoint 1 + 2^-11 by 2^14 f64 ulps, so clear, and it
+                                               // rounds up; through f32 first (which keeps 23 bits) it would become the midpoint
+                                               // and round to even, down to 1.
+        let clear = |_x: f64| 1.0 + 2f64.powi(-11) + 2f64.powi(-38);
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate_f16(0.0, clear, accurate), up);
+        // Within the margin: the accurate value decides.
+        let near = |_x: f64| 1.0 + 2f64.powi(-11) - 2f64.powi(-45);
+        let above = |_x: f64| 1.0 + 2f64.powi(-11) + 2f64.powi(-52);
+        assert_eq!(fast_then_accurate_f16(0.0, near, above), up);
     }
 }
