@@ -39,7 +39,7 @@ pub(crate) fn fast_then_accurate(x: f64, fast: fn(f64) -> f64, accurate: fn(f64)
     if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 29) {
         return r;
     }
-    accurate(x) as f32
+    round_if_clear::<f32>(y).unwrap_or_else(|| accurate(x) as f32)
 }
 
 /// [`fast_then_accurate`] for `half` (42 mantissa bits dropped).
@@ -55,7 +55,27 @@ pub(crate) fn fast_then_accurate_f16(
     if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 42) {
         return r;
     }
-    <half::f16 as Float>::from_f64(accurate(x))
+    round_if_clear::<half::f16>(y).unwrap_or_else(|| <half::f16 as Float>::from_f64(accurate(x)))
+}
+
+/// `y` (finite, nonzero) rounded to `F` when it is more than [`LIBM_MARGIN_F64_ULPS`] of its
+/// own ulps from every rounding boundary of `F`: the general form of the midpoint test, for
+/// results in the subnormal range (and those that round to zero or beyond the largest value,
+/// whose boundaries are midpoints of the same spacing). `None` for zero, ∞ and NaN (whose
+/// edge cases the accurate function decides) and for ambiguous values.
+fn round_if_clear<F: crate::float::Float>(y: f64) -> Option<F> {
+    if !y.is_finite() || y == 0.0 {
+        return None;
+    }
+    let emin = 1 - F::bias();
+    let ey = libm::ilogb(y);
+    // The spacing of F at |y|: 2^q (subnormal spacing below the normal range, the top
+    // binade's spacing above it).
+    let q = ey.clamp(emin, F::bias()) - F::MANT_BITS as i32;
+    let t = libm::scalbn(y.abs(), -q); // exact: a power-of-two scaling
+    let distance = (t - libm::floor(t) - 0.5).abs();
+    let margin = LIBM_MARGIN_F64_ULPS as f64 * libm::scalbn(1.0, ey.max(-1022) - 52 - q);
+    (distance > margin).then(|| F::from_f64(y))
 }
 
 /// Whether the `dropped` low mantissa bits of `y` are more than [`LIBM_MARGIN_F64_ULPS`] from
@@ -108,19 +128,37 @@ mod tests {
     }
 
     #[test]
-    fn near_midpoint_or_outside_the_normal_range_the_accurate_function_decides() {
+    fn near_midpoint_or_overflow_threshold_the_accurate_function_decides() {
         // Within 2^12 f64 ulps of the midpoint: the accurate value (a hair above) rounds up.
         let near = |_x: f64| MIDPOINT - 1000.0 * 2f64.powi(-52);
         let above = |_x: f64| MIDPOINT + 2f64.powi(-52);
         assert_eq!(fast_then_accurate(0.0, near, above), 1.0 + 2f32.powi(-23));
-        // A subnormal float result: the accurate function, rounded once.
-        let tiny = |_x: f64| 1e-40;
-        let tiny_exact = |_x: f64| 1.5e-40;
-        assert_eq!(fast_then_accurate(0.0, tiny, tiny_exact), 1.5e-40f32);
-        // ∞ (overflow) likewise.
+        // Clearly beyond the largest float: ∞ without the accurate function; at the overflow
+        // threshold FLT_MAX + half an ulp (a midpoint), the accurate value decides.
         let huge = |_x: f64| 1e39;
+        let unused = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate(0.0, huge, unused), f32::INFINITY);
+        let threshold = |_x: f64| f64::from(f32::MAX) + 2f64.powi(103);
         let max = |_x: f64| f64::from(f32::MAX);
-        assert_eq!(fast_then_accurate(0.0, huge, max), f32::MAX);
+        assert_eq!(fast_then_accurate(0.0, threshold, max), f32::MAX);
+    }
+
+    #[test]
+    fn subnormal_and_vanishing_results_use_the_general_test() {
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        // 2.3 half subnormal spacings (2^-24): clearly 2 spacings.
+        let sub = |_x: f64| 2.3 * 2f64.powi(-24);
+        assert_eq!(
+            fast_then_accurate_f16(0.0, sub, accurate),
+            half::f16::from_bits(2)
+        );
+        // A tenth of the float subnormal spacing: clearly +0.
+        let vanishing = |_x: f64| 0.1 * 2f64.powi(-149);
+        assert_eq!(fast_then_accurate(0.0, vanishing, accurate).to_bits(), 0);
+        // 2.5 spacings is a midpoint: the accurate value (a hair below) rounds down to 2.
+        let tie = |_x: f64| 2.5 * 2f64.powi(-149);
+        let below = |_x: f64| 2.4999 * 2f64.powi(-149);
+        assert_eq!(fast_then_accurate(0.0, tie, below), f32::from_bits(2));
     }
 
     #[test]
