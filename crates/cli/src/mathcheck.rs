@@ -17,7 +17,9 @@ pub struct MathcheckArgs {
     #[arg(long)]
     pub exhaustive: bool,
     /// Only these functions (OpenCL.std names; repeatable or comma-separated); `convert` names
-    /// the conversion checks, which otherwise run only when neither --func nor --type is given.
+    /// the conversion checks, which otherwise run only when neither --func nor --type is given;
+    /// the geometric functions (dot, cross, length, distance, normalize, fast_*) are checked at
+    /// vector widths 1 to 4 in a table of their own.
     #[arg(long = "func", value_delimiter = ',')]
     pub functions: Vec<String>,
     /// Only these types: float, double, half (repeatable or comma-separated).
@@ -29,6 +31,9 @@ pub struct MathcheckArgs {
     /// Random inputs per function that --exhaustive cannot exhaust (double, several arguments).
     #[arg(long, default_value_t = ::mathcheck::engine::DENSE_SAMPLES)]
     pub dense_samples: usize,
+    /// With --exhaustive: try every N-th bit pattern only (a dense, evenly spread sample).
+    #[arg(long, default_value_t = 1)]
+    pub stride: u64,
     /// Seed of the random inputs.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -62,14 +67,27 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
     // `convert` names the conversion checks; they also run when no function or type is chosen.
     let conversions = args.functions.iter().any(|f| f == "convert")
         || (args.functions.is_empty() && kinds.is_empty());
+    // The geometric functions (dot, cross, length, …) run per vector width in their own table,
+    // when named or when no function is chosen.
+    let geometric_names: Vec<String> = args
+        .functions
+        .iter()
+        .filter(|f| ::mathcheck::geometric::is_geometric(f))
+        .cloned()
+        .collect();
+    let geometric_subjects = if args.functions.is_empty() || !geometric_names.is_empty() {
+        ::mathcheck::geometric::geo_subjects(&geometric_names, &kinds)
+    } else {
+        Vec::new()
+    };
     let functions: Vec<String> = args
         .functions
         .iter()
-        .filter(|f| *f != "convert")
+        .filter(|f| *f != "convert" && !::mathcheck::geometric::is_geometric(f))
         .cloned()
         .collect();
     let subjects = if functions.is_empty() && !args.functions.is_empty() {
-        Vec::new() // only `convert` was named
+        Vec::new() // only `convert` or geometric functions were named
     } else {
         ::mathcheck::select(&functions, &kinds).map_err(anyhow::Error::msg)?
     };
@@ -80,6 +98,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
         resume: args.resume.clone(),
         dense_samples: args.dense_samples,
+        stride: args.stride.max(1),
         ..::mathcheck::Options::default()
     };
     if let Some(seed) = args.seed {
@@ -97,9 +116,23 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
     } else {
         Vec::new()
     };
+    let geometric_reports = ::mathcheck::geometric::check_geometric(
+        &geometric_subjects,
+        ::mathcheck::geometric::samples_for(if args.exhaustive {
+            args.dense_samples
+        } else {
+            args.samples
+        }),
+        options.seed,
+        options.threads,
+    );
     if args.json {
         let mut value = ::mathcheck::report::json(&reports);
         if let Some(object) = value.as_object_mut() {
+            object.insert(
+                "geometric".to_string(),
+                ::mathcheck::geometric::json(&geometric_reports),
+            );
             object.insert(
                 "conversions".to_string(),
                 ::mathcheck::conversion::json(&conversion_reports),
@@ -109,6 +142,9 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
     } else {
         if !reports.is_empty() {
             print!("{}", ::mathcheck::report::table(&reports));
+        }
+        if !geometric_reports.is_empty() {
+            print!("{}", ::mathcheck::geometric::table(&geometric_reports));
         }
         if conversions {
             print!("{}", ::mathcheck::conversion::table(&conversion_reports));
@@ -121,7 +157,10 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         }
     }
     Ok(
-        if reports.iter().all(|r| r.passed()) && conversion_reports.iter().all(|r| r.passed()) {
+        if reports.iter().all(|r| r.passed())
+            && conversion_reports.iter().all(|r| r.passed())
+            && geometric_reports.iter().all(|r| r.passed())
+        {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE

@@ -100,7 +100,16 @@ fn main() {
     );
     row("floor", time(&x32, s::floor), Some(time(&x32, f32::floor)));
     row("fract", time(&x32, s::fract), None);
-    row("tgamma", time(&x32, s::tgamma), None);
+    row(
+        "tgamma libm",
+        time(&x32, s::tgamma),
+        Some(time(&x32, libm::tgammaf)),
+    );
+    row(
+        "erfc libm",
+        time(&x32, s::erfc),
+        Some(time(&x32, libm::erfcf)),
+    );
 
     println!("-- f64 (ns/call) --");
     row("sin", time(&x64, d::sin), Some(time(&x64, f64::sin)));
@@ -183,6 +192,8 @@ fn main() {
     row("sin", time(&x16, h::sin), None);
     row("exp", time(&x16, h::exp), None);
     row("fma", time(&x16, |x| h::fma(x, x, x)), None);
+    row("erfc", time(&x16, h::erfc), None);
+    row("tgamma", time(&x16, h::tgamma), None);
 
     println!("-- conversions (ns/call) --");
     let bits: Vec<u64> = x32.iter().map(|x| u64::from(x.to_bits())).collect();

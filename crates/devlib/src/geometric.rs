@@ -1,7 +1,8 @@
 //! Geometric functions of OpenCL C 2.0 §6.13.5 over slices (vectors of 1 to 4 components, any
 //! length works) for every [`Float`] type.
 //!
-//! All sums are evaluated in `f64` and rounded once to the element type. `length`, `distance`
+//! All sums are evaluated in `f64` and rounded once to the element type; `dot` and `cross`
+//! rescale where a `double` product overflows before the result does. `length`, `distance`
 //! and `normalize` scale by a power of two first, so they neither overflow nor lose precision to
 //! underflow (002 edge cases for distance, length, normalize). The `fast_*` variants are allowed
 //! to be less accurate; oxcl computes them like the accurate ones.
@@ -11,19 +12,84 @@ use crate::float::Float;
 /// Sum of products, computed in f64 with fused multiply-adds, rounded once.
 /// Extra components of the longer slice are ignored.
 pub fn dot<F: Float>(a: &[F], b: &[F]) -> F {
-    let acc = a
-        .iter()
-        .zip(b)
-        .fold(0.0f64, |acc, (x, y)| x.to_f64().mul_add(y.to_f64(), acc));
-    F::from_f64(acc)
+    let pairs = a.iter().zip(b).map(|(x, y)| (x.to_f64(), y.to_f64()));
+    let acc = pairs.clone().fold(0.0f64, |acc, (x, y)| x.mul_add(y, acc));
+    if acc.is_finite() {
+        return F::from_f64(acc);
+    }
+    F::from_f64(sum_of_products_wide(pairs))
 }
 
-/// `a1*b2 - a2*b1` with Kahan's fma trick (about 1.5 ulp of f64).
+/// Σ x·y when the plain f64 sum is not finite: an intermediate overflow (only `double`
+/// products can overflow) or infinite inputs. The finite products are summed with both
+/// vectors scaled to magnitudes below 2, nearly exactly, and scaled back once, so only a
+/// result beyond the range overflows; the infinite products follow the rules of ∞ arithmetic (∞ · 0 and
+/// ∞ − ∞ are NaN), as the infinitely precise result does.
+fn sum_of_products_wide(pairs: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+    let (mut pos_inf, mut neg_inf, mut nan) = (false, false, false);
+    let (mut ex, mut ey) = (i32::MIN, i32::MIN);
+    for (x, y) in pairs.clone() {
+        if x.is_finite() && y.is_finite() {
+            if x != 0.0 && y != 0.0 {
+                ex = ex.max(libm::ilogb(x));
+                ey = ey.max(libm::ilogb(y));
+            }
+            continue;
+        }
+        let p = x * y; // NaN for a NaN factor or ∞ · 0, otherwise ±∞
+        if p.is_nan() {
+            nan = true;
+        } else if p > 0.0 {
+            pos_inf = true;
+        } else {
+            neg_inf = true;
+        }
+    }
+    if nan || (pos_inf && neg_inf) {
+        return f64::NAN;
+    }
+    if pos_inf || neg_inf {
+        return if pos_inf {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+    }
+    if ex == i32::MIN {
+        return 0.0; // every finite product is zero (unreachable for a non-finite plain sum)
+    }
+    // Exact scaled products (hi + lo by fma) summed with Neumaier's compensation: products
+    // that cancel give exactly 0, not the rounding error of one of them (which, scaled back,
+    // could itself overflow).
+    let (mut sum, mut compensation) = (0.0f64, 0.0f64);
+    for (x, y) in pairs {
+        let (x, y) = (libm::scalbn(x, -ex), libm::scalbn(y, -ey));
+        let hi = x * y;
+        let lo = x.mul_add(y, -hi);
+        for t in [hi, lo] {
+            let s = sum + t;
+            compensation += if sum.abs() >= t.abs() {
+                (sum - s) + t
+            } else {
+                (t - s) + sum
+            };
+            sum = s;
+        }
+    }
+    libm::scalbn(sum + compensation, ex + ey)
+}
+
+/// `a*b - c*d` with Kahan's fma trick (about 1.5 ulp of f64); without overflow in the
+/// intermediate products, and with the infinitely precise result's ∞ and NaN.
 fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
     let w = c * d;
     let e = (-c).mul_add(d, w);
     let f = a.mul_add(b, -w);
-    f + e
+    let r = f + e;
+    if r.is_finite() {
+        return r;
+    }
+    sum_of_products_wide([(a, b), (-c, d)].into_iter())
 }
 
 /// Cross product of 3-component vectors.

@@ -253,3 +253,22 @@ fn dispatch_by_opencl_std_name() {
     assert_eq!(s::ternary("fclamp").map(|f| f(5.0, 0.0, 1.0)), Some(1.0));
     assert!(h::unary("native_sqrt").is_none());
 }
+
+#[test]
+fn double_dot_and_cross_without_intermediate_overflow() {
+    // 1e200·1e200 − 1e200·1e200 = 0 exactly; each product alone overflows double.
+    assert_eq!(dot(&[1e200, 1e200], &[1e200, -1e200]), 0.0);
+    // 2^560·2^500 + 2^560·(−2^500 + 2^448) = 2^560·2^448 = 2^1008, finite, while each
+    // product (2^1060) overflows.
+    let p = 2f64.powi(560);
+    let q = 2f64.powi(500);
+    let small = 2f64.powi(448);
+    assert_eq!(dot(&[p, p], &[q, -q + small]), 2f64.powi(1008));
+    // The same difference through cross: x = a1·b2 − a2·b1 = 2^560·(2^500 − 2^448) − 2^560·2^500.
+    let c = cross3(&[0.0, p, p], &[q, q, q - small]);
+    assert_eq!(c[0], -(2f64.powi(1008)));
+    // One infinite component: ∞ arithmetic on the exact products,
+    // (0.75·1 − 0.75·1, 0.75·1 − ∞·1, ∞·1 − 0.75·1) = (0, −∞, +∞).
+    let c = cross3(&[f64::INFINITY, 0.75, 0.75], &[1.0, 1.0, 1.0]);
+    assert_eq!(c, [0.0, f64::NEG_INFINITY, f64::INFINITY]);
+}

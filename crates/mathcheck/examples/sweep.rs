@@ -1,7 +1,8 @@
 //! `oxcl mathcheck` without the CLI (whose release build needs the whole compiler), for long
 //! runs in release: `cargo run --release -p mathcheck --example sweep -- TYPE FUNC[,FUNC…]|all
-//! [--exhaustive] [--samples N] [--threads N] [--resume FILE]`. Prints the table (with the
-//! count of inputs above 0.5 ulp).
+//! [--exhaustive [--stride K]] [--samples N] [--threads N] [--seed N] [--resume FILE]`
+//! (`--stride K`: every K-th bit pattern only). Prints the table (with the count of inputs
+//! above 0.5 ulp).
 
 use std::process::ExitCode;
 
@@ -12,8 +13,8 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("sweep: {e}");
             eprintln!(
-                "usage: sweep TYPE FUNC[,FUNC...] [--exhaustive] [--samples N] [--threads N] \
-                 [--resume FILE]"
+                "usage: sweep TYPE FUNC[,FUNC...] [--exhaustive [--stride K]] [--samples N] \
+                 [--threads N] [--seed N] [--resume FILE]"
             );
             ExitCode::FAILURE
         }
@@ -48,6 +49,12 @@ fn run() -> Result<bool, String> {
                 options.threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?;
             }
             "--resume" => options.resume = Some(value()?.into()),
+            "--stride" => {
+                options.stride = value()?.parse().map_err(|e| format!("--stride: {e}"))?;
+            }
+            "--seed" => {
+                options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?;
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }

@@ -9,6 +9,7 @@
 //! - [`inputs`]: special values, hard cases, random inputs.
 //! - [`engine`]: the quick (sampled) and exhaustive runs, on all cores.
 //! - [`report`], [`plot`]: the table, JSON and PNG plots.
+//! - [`geometric`]: dot, cross, length, distance, normalize and `fast_*` per vector width.
 //! - [`resume`]: saving exhaustive results so an interrupted run can go on.
 //!
 //! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
@@ -16,6 +17,7 @@
 pub mod bound;
 pub mod conversion;
 pub mod engine;
+pub mod geometric;
 pub mod glibc;
 pub mod inputs;
 pub mod kind;

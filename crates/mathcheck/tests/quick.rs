@@ -133,3 +133,44 @@ fn every_conversion_passes_on_a_small_sample() {
     }
     assert!(failed.is_empty(), "{failed:?}");
 }
+
+#[test]
+fn every_geometric_function_passes_on_a_small_sample() {
+    use mathcheck::geometric::{check_geometric, geo_subjects, table};
+    let subjects = geo_subjects(&[], &[]);
+    // dot, length, distance, normalize: 3 types × 4 widths; cross: 3 × 2; fast_*: float × 4.
+    assert_eq!(subjects.len(), 4 * 3 * 4 + 3 * 2 + 3 * 4);
+    let reports = check_geometric(&subjects, 300, 11, 2);
+    let failed: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r.subject.name,
+                r.subject.kind.name(),
+                r.subject.width
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        eprintln!("{}", table(&reports));
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+#[test]
+fn a_strided_run_tries_every_kth_pattern() {
+    // Half patterns 3, 10, 17, … below 2^16: ⌈(65536 − 3) / 7⌉ = 9362 of them.
+    let subjects = select(&["exp".to_string()], &[Kind::Half]).expect("found");
+    let options = Options {
+        exhaustive: true,
+        stride: 7,
+        seed: 3,
+        threads: 2,
+        ..Options::default()
+    };
+    let report = mathcheck::check_exhaustive(&subjects[0], &options).expect("checked");
+    assert_eq!(report.tried, 9362);
+    assert!(!report.exhaustive && report.passed());
+}

@@ -8,6 +8,21 @@ crate::math::per_type_functions!(f16, u16);
 crate::math::narrow_functions!(f16);
 crate::math::narrow_unary!(f16; cos, log, sin);
 
+/// erfc: the `libm` erfc rounded once where clearly away from a half midpoint, otherwise the
+/// 1-ulp double-double erfc rounded once (see `f32::erfc`).
+pub fn erfc(x: f16) -> f16 {
+    crate::math::rounding::fast_then_accurate_f16(x.to_f64(), libm::erfc, crate::math::f64::erfc)
+}
+
+/// tgamma: as [`erfc`], with the `libm` tgamma and the double-double one.
+pub fn tgamma(x: f16) -> f16 {
+    crate::math::rounding::fast_then_accurate_f16(
+        x.to_f64(),
+        libm::tgamma,
+        crate::math::f64::tgamma,
+    )
+}
+
 /// Correctly rounded fused multiply-add: the exact product (22 bits) is added in f64 with
 /// round-to-odd, which makes the final rounding to binary16 correct (53 ≥ 11 + 2).
 pub fn fma(a: f16, b: f16, c: f16) -> f16 {

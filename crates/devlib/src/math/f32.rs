@@ -50,6 +50,18 @@ pub fn cos(x: f32) -> f32 {
     }
 }
 
+/// erfc: the `libm` (msun) erfc, a few `f64` ulps off, rounded once where that value is
+/// clearly away from a float midpoint (all but about 2^-16 of the results); otherwise, and
+/// for subnormal or overflowing results, the 1-ulp double-double erfc rounded once.
+pub fn erfc(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::erfc, crate::math::f64::erfc)
+}
+
+/// tgamma: as [`erfc`], with the `libm` (musl) tgamma and the double-double one.
+pub fn tgamma(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::tgamma, crate::math::f64::tgamma)
+}
+
 /// Correctly rounded fused multiply-add.
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     libm::fmaf(a, b, c)

@@ -47,6 +47,14 @@ fn stirling(y: Dd) -> (Dd, i32) {
     (m.mul(SQRT_2PI), k)
 }
 
+/// `d` as `m × 2^e` with |m.hi| in [1, 2) (`d.hi` finite, normal and nonzero): exact.
+fn normalized(d: Dd) -> (Dd, i32) {
+    let e = ((d.hi.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // 2^-e is normal for the magnitudes here (|e| ≤ 2^9).
+    let scale = f64::from_bits(((1023 - e) as u64) << 52);
+    (d.mul_pow2(scale), e)
+}
+
 /// Γ(x) with the edge cases of C99 F.9.5.4 and 002: Γ(±0) = ±∞, Γ(negative integer) = NaN,
 /// Γ(-∞) = NaN, Γ(+∞) = +∞.
 pub(crate) fn tgamma(x: f64) -> f64 {
@@ -77,22 +85,31 @@ pub(crate) fn tgamma(x: f64) -> f64 {
         let (m, k) = stirling(Dd::from_f64(x));
         return libm::scalbn(m.to_f64(), k);
     }
-    // Γ(x) = Γ(x + n) / ∏_{j<n} (x + j), each factor exact as a double-double; the product
-    // is kept as p × 2^pe so that it neither overflows nor underflows.
+    // Γ(x) = Γ(x + n) / ∏_{j<n} (x + j), each factor exact as a double-double. The product
+    // runs as four independent chains (factors j ≡ 0, 1, 2, 3 mod 4), whose latencies
+    // overlap. A chain holds at most 51 factors of magnitude below 2^8; the factors below 1/2
+    // are at most one, the distance from x to an integer, at least 2^-60 (an ulp of x, or
+    // |x| ≥ 8.7e-19 near 0). So no chain, nor the product of two, overflows or underflows;
+    // those two products are normalised and combined with a separate binary exponent pe.
     let n = (STIRLING_FROM - x).ceil();
-    let mut p = Dd::from_f64(1.0);
-    let mut pe = 0i32;
+    let mut chains = [Dd::from_f64(1.0); 4];
     let mut j = 0.0;
-    while j < n {
-        p = p.mul(dd::two_sum(x, j));
-        let (_, e) = libm::frexp(p.hi);
-        if e.abs() > 500 {
-            let f = libm::scalbn(1.0, -e);
-            p = p.mul_pow2(f);
-            pe += e;
+    while j + 3.0 < n {
+        for (k, chain) in chains.iter_mut().enumerate() {
+            *chain = chain.mul(dd::two_sum(x, j + k as f64));
         }
-        j += 1.0;
+        j += 4.0;
     }
+    let mut k = 0;
+    while j < n {
+        chains[k] = chains[k].mul(dd::two_sum(x, j));
+        j += 1.0;
+        k += 1;
+    }
+    let (c0, e0) = normalized(chains[0].mul(chains[1]));
+    let (c1, e1) = normalized(chains[2].mul(chains[3]));
+    let p = c0.mul(c1);
+    let pe = e0 + e1;
     let y = dd::two_sum(x, n);
     let (m, k) = stirling(y);
     let q = m.div(p);

@@ -216,8 +216,8 @@ macro_rules! narrow_functions {
     ($t:ty) => {
         $crate::math::narrow_unary!($t;
             acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
-            cospi, erfc, erf, exp, exp2, exp10, expm1, floor, lgamma, log2, log10, log1p,
-            rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, tgamma, trunc,
+            cospi, erf, exp, exp2, exp10, expm1, floor, lgamma, log2, log10, log1p,
+            rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, trunc,
         );
         $crate::math::narrow_binary!($t;
             atan2, atan2pi, fdim, fmod, hypot, pow, powr, remainder,

@@ -25,6 +25,67 @@ pub(crate) fn f64_to_f32_if_unambiguous(y: f64) -> Option<f32> {
     }
 }
 
+/// How many `f64` ulps from a float midpoint count as ambiguous for `f64` functions of the
+/// `libm` crate whose error is a few ulps (msun erfc, musl tgamma: below 8 ulps measured
+/// against MPFR): 2^12, a margin of several hundred times.
+const LIBM_MARGIN_F64_ULPS: i64 = 1 << 12;
+
+/// `fast(x)` rounded to `f32` when its value is a normal float clearly away from a float
+/// midpoint (more than [`LIBM_MARGIN_F64_ULPS`]), which makes the rounding the same as that of
+/// the exact value; otherwise `accurate(x)` rounded to `f32`.
+pub(crate) fn fast_then_accurate(x: f64, fast: fn(f64) -> f64, accurate: fn(f64) -> f64) -> f32 {
+    let y = fast(x);
+    let r = y as f32;
+    if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 29) {
+        return r;
+    }
+    round_if_clear::<f32>(y).unwrap_or_else(|| accurate(x) as f32)
+}
+
+/// [`fast_then_accurate`] for `half` (42 mantissa bits dropped).
+pub(crate) fn fast_then_accurate_f16(
+    x: f64,
+    fast: fn(f64) -> f64,
+    accurate: fn(f64) -> f64,
+) -> half::f16 {
+    // devlib's own narrowing: `half::f16::from_f64` may round through f32 (twice).
+    use crate::float::Float;
+    let y = fast(x);
+    let r = <half::f16 as Float>::from_f64(y);
+    if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 42) {
+        return r;
+    }
+    round_if_clear::<half::f16>(y).unwrap_or_else(|| <half::f16 as Float>::from_f64(accurate(x)))
+}
+
+/// `y` (finite, nonzero) rounded to `F` when it is more than [`LIBM_MARGIN_F64_ULPS`] of its
+/// own ulps from every rounding boundary of `F`: the general form of the midpoint test, for
+/// results in the subnormal range (and those that round to zero or beyond the largest value,
+/// whose boundaries are midpoints of the same spacing). `None` for zero, ∞ and NaN (whose
+/// edge cases the accurate function decides) and for ambiguous values.
+fn round_if_clear<F: crate::float::Float>(y: f64) -> Option<F> {
+    if !y.is_finite() || y == 0.0 {
+        return None;
+    }
+    let emin = 1 - F::bias();
+    let ey = libm::ilogb(y);
+    // The spacing of F at |y|: 2^q (subnormal spacing below the normal range, the top
+    // binade's spacing above it).
+    let q = ey.clamp(emin, F::bias()) - F::MANT_BITS as i32;
+    let t = libm::scalbn(y.abs(), -q); // exact: a power-of-two scaling
+    let distance = (t - libm::floor(t) - 0.5).abs();
+    let margin = LIBM_MARGIN_F64_ULPS as f64 * libm::scalbn(1.0, ey.max(-1022) - 52 - q);
+    (distance > margin).then(|| F::from_f64(y))
+}
+
+/// Whether the `dropped` low mantissa bits of `y` are more than [`LIBM_MARGIN_F64_ULPS`] from
+/// the midpoint pattern (`1` then zeros), i.e. rounding `y` to a format with `52 - dropped`
+/// mantissa bits gives the rounding of every value that close to `y` (normal results).
+fn clear_of_midpoint(y: f64, dropped: u32) -> bool {
+    let low = (y.to_bits() & ((1 << dropped) - 1)) as i64;
+    (low - (1 << (dropped - 1))).abs() > LIBM_MARGIN_F64_ULPS
+}
+
 /// `hi + lo` correctly rounded to `f32` (for values in the normal `f32` range; `lo` far below
 /// an ulp of `hi`).
 pub(crate) fn dd_to_f32(d: Dd) -> f32 {
@@ -49,4 +110,69 @@ pub(crate) fn dd_to_f32(d: Dd) -> f32 {
         }
     }
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 1 + 2^-24 is the midpoint between the floats 1 and 1 + 2^-23.
+    const MIDPOINT: f64 = 1.0 + 1.0 / 16777216.0;
+
+    #[test]
+    fn clear_results_take_the_fast_value() {
+        // 1.25 + 2^-30 is far from any float midpoint: rounded to 1.25 without `accurate`.
+        let fast = |_x: f64| 1.25 + 2f64.powi(-30);
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate(0.0, fast, accurate), 1.25);
+    }
+
+    #[test]
+    fn near_midpoint_or_overflow_threshold_the_accurate_function_decides() {
+        // Within 2^12 f64 ulps of the midpoint: the accurate value (a hair above) rounds up.
+        let near = |_x: f64| MIDPOINT - 1000.0 * 2f64.powi(-52);
+        let above = |_x: f64| MIDPOINT + 2f64.powi(-52);
+        assert_eq!(fast_then_accurate(0.0, near, above), 1.0 + 2f32.powi(-23));
+        // Clearly beyond the largest float: ∞ without the accurate function; at the overflow
+        // threshold FLT_MAX + half an ulp (a midpoint), the accurate value decides.
+        let huge = |_x: f64| 1e39;
+        let unused = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate(0.0, huge, unused), f32::INFINITY);
+        let threshold = |_x: f64| f64::from(f32::MAX) + 2f64.powi(103);
+        let max = |_x: f64| f64::from(f32::MAX);
+        assert_eq!(fast_then_accurate(0.0, threshold, max), f32::MAX);
+    }
+
+    #[test]
+    fn subnormal_and_vanishing_results_use_the_general_test() {
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        // 2.3 half subnormal spacings (2^-24): clearly 2 spacings.
+        let sub = |_x: f64| 2.3 * 2f64.powi(-24);
+        assert_eq!(
+            fast_then_accurate_f16(0.0, sub, accurate),
+            half::f16::from_bits(2)
+        );
+        // A tenth of the float subnormal spacing: clearly +0.
+        let vanishing = |_x: f64| 0.1 * 2f64.powi(-149);
+        assert_eq!(fast_then_accurate(0.0, vanishing, accurate).to_bits(), 0);
+        // 2.5 spacings is a midpoint: the accurate value (a hair below) rounds down to 2.
+        let tie = |_x: f64| 2.5 * 2f64.powi(-149);
+        let below = |_x: f64| 2.4999 * 2f64.powi(-149);
+        assert_eq!(fast_then_accurate(0.0, tie, below), f32::from_bits(2));
+    }
+
+    #[test]
+    fn half_results_round_once() {
+        let up = half::f16::from_bits(0x3c01); // 1 + 2^-10
+                                               // 1 + 2^-11 + 2^-38: above the midpoint 1 + 2^-11 by 2^14 f64 ulps, so clear, and it
+                                               // rounds up; through f32 first (which keeps 23 bits) it would become the midpoint
+                                               // and round to even, down to 1.
+        let clear = |_x: f64| 1.0 + 2f64.powi(-11) + 2f64.powi(-38);
+        let accurate = |_x: f64| -> f64 { unreachable!("the fast value is clear") };
+        assert_eq!(fast_then_accurate_f16(0.0, clear, accurate), up);
+        // Within the margin: the accurate value decides.
+        let near = |_x: f64| 1.0 + 2f64.powi(-11) - 2f64.powi(-45);
+        let above = |_x: f64| 1.0 + 2f64.powi(-11) + 2f64.powi(-52);
+        assert_eq!(fast_then_accurate_f16(0.0, near, above), up);
+    }
 }
