@@ -349,6 +349,9 @@ pub fn compile_function(
     for (name, addr, _, _) in &list {
         jb.symbol(*name, *addr);
     }
+    for d in super::math_rt::all() {
+        jb.symbol(d.name, d.addr);
+    }
     let mut jm = JITModule::new(jb);
     let mut helpers = Helpers {
         ids: HashMap::new(),
@@ -453,6 +456,9 @@ pub fn compile_function(
                     base: [ClValue::reserved_value(); 4],
                     latch: cranelift_codegen::ir::Block::reserved_value(),
                 }),
+                roots: Vec::new(),
+                root_entries: HashMap::new(),
+                row_slots: HashMap::new(),
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
@@ -701,6 +707,35 @@ struct Translator<'a, 'b> {
     resumable: Option<Resumable>,
     /// Set when this is the kernel function compiled as a loop over a row of work-items.
     row: Option<RowLoop>,
+    /// The region each pointer value points into, when known (see `PtrRoot`).
+    roots: Vec<Option<PtrRoot>>,
+    /// Region-table entries of the roots that loads and stores use, read once at entry.
+    root_entries: HashMap<PtrRoot, RootEntry>,
+    /// Work-item query slots read once per row (row loop only; see `read_row_slots`).
+    row_slots: HashMap<usize, ClValue>,
+}
+
+/// The region a pointer value points into, known from how it was computed: pointer
+/// arithmetic never changes a pointer's tag (`PtrLayout::add`), so a pointer computed by
+/// `PtrAdd` chains from a program-scope variable or a parameter of the function has that
+/// root's tag. Accesses through it read the region-table entry once, at the function's entry
+/// (Cranelift does not move loads out of loops), instead of at every access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum PtrRoot {
+    /// The tag bits (`ptr & !offset_mask`) are this constant.
+    Const(u64),
+    /// The tag bits are those of this parameter of the function (a kir value).
+    Param(Value),
+}
+
+/// A root's region-table entry, read at the function's entry.
+#[derive(Clone, Copy)]
+struct RootEntry {
+    /// `ptr & !offset_mask` of every pointer with this root.
+    tag_bits: ClValue,
+    base: ClValue,
+    read_len: ClValue,
+    write_len: ClValue,
 }
 
 /// The kernel as `(ctx, n) -> status`: runs work-items x = 0..n of a row whose x = 0 ids the
@@ -714,6 +749,58 @@ struct RowLoop {
     base: [ClValue; 4],
     /// Continues with the next work-item.
     latch: cranelift_codegen::ir::Block,
+}
+
+/// Where a work-item query's value comes from (see `wi_source`).
+enum WiSource {
+    Const(u64),
+    /// Row-varying: x = 0's value (`RowLoop::base[k]`) plus the row index.
+    Row(usize),
+    /// `ItemCtx::wi[index]`.
+    Slot(usize),
+}
+
+/// Where `query` in dimension `dim` comes from; `row`: in the row loop.
+fn wi_source(query: WorkItemQuery, dim: u64, row: bool) -> WiSource {
+    use WorkItemQuery as Q;
+    let per_dim = |base: usize, default: u64| (Some(base), default);
+    let (base, default) = match query {
+        Q::GlobalId => per_dim(slot::GLOBAL_ID, 0),
+        Q::LocalId => per_dim(slot::LOCAL_ID, 0),
+        Q::GroupId => per_dim(slot::GROUP_ID, 0),
+        Q::GlobalSize => per_dim(slot::GLOBAL_SIZE, 1),
+        Q::LocalSize => per_dim(slot::LOCAL_SIZE, 1),
+        Q::EnqueuedLocalSize => per_dim(slot::ENQ_LOCAL_SIZE, 1),
+        Q::NumGroups => per_dim(slot::NUM_GROUPS, 1),
+        Q::GlobalOffset => per_dim(slot::GLOBAL_OFFSET, 0),
+        Q::SubgroupSize | Q::SubgroupMaxSize => return WiSource::Const(1),
+        Q::SubgroupLocalId => return WiSource::Const(0),
+        Q::WorkDim => (None, slot::WORK_DIM as u64),
+        Q::GlobalLinearId => (None, slot::GLOBAL_LINEAR as u64),
+        Q::LocalLinearId | Q::SubgroupId => (None, slot::LOCAL_LINEAR as u64),
+        Q::NumSubgroups => (None, slot::NUM_SUBGROUPS as u64),
+        Q::EnqueuedNumSubgroups => (None, slot::ENQ_NUM_SUBGROUPS as u64),
+    };
+    if row {
+        // Ids that change along the row: x = 0's id plus the index.
+        let k = match (query, dim) {
+            (Q::GlobalId, 0) => Some(0),
+            (Q::LocalId, 0) => Some(1),
+            (Q::GlobalLinearId, _) => Some(2),
+            (Q::LocalLinearId | Q::SubgroupId, _) => Some(3),
+            _ => None,
+        };
+        if let Some(k) = k {
+            return WiSource::Row(k);
+        }
+    }
+    match base {
+        // Dimensions beyond work_dim hold the defaults (the launch normalises them), so only
+        // dimensions ≥ 3 need the default here.
+        Some(_) if dim >= 3 => WiSource::Const(default),
+        Some(base) => WiSource::Slot(base + dim as usize),
+        None => WiSource::Slot(default as usize),
+    }
 }
 
 /// The state of a function compiled as resumable at its barriers.
@@ -766,6 +853,7 @@ impl Translator<'_, '_> {
     }
 
     fn call_helper(&mut self, name: &str, args: &[ClValue]) -> Vec<ClValue> {
+        self.store_row_ids();
         let id = self.helpers.ids[name];
         let fref = self.m.declare_func_in_func(id, self.b.func);
         let call = self.b.ins().call(fref, args);
@@ -824,6 +912,7 @@ impl Translator<'_, '_> {
             let cb = self.b.create_block();
             self.blocks.insert(kb, cb);
         }
+        self.roots = self.pointer_roots(entry, &order);
         // A resumable function starts in a block of its own that either enters the kir entry
         // block or resumes after a barrier.
         let start = if self.resumable.is_some() || self.row.is_some() {
@@ -867,6 +956,7 @@ impl Translator<'_, '_> {
             self.b.switch_to_block(start);
             let params: Vec<ClValue> = self.b.block_params(start).to_vec();
             self.ctx = params[0];
+            self.read_root_entries(&params[2..])?;
             let resume = params[1];
             let (cb, args) = (self.blocks[&entry], bargs(&params[2..]));
             self.b.ins().brif(resume, dispatch, &[], cb, &args);
@@ -887,6 +977,10 @@ impl Translator<'_, '_> {
                     let lanes = self.vals[p.index()].clone().unwrap_or_default();
                     self.define(p, lanes);
                 }
+            }
+            if kb == entry && self.resumable.is_none() && self.row.is_none() {
+                let params: Vec<ClValue> = self.b.block_params(cb)[1..].to_vec();
+                self.read_root_entries(&params)?;
             }
             if kb == entry && has_stackalloc {
                 let ctx = self.ctx();
@@ -956,6 +1050,8 @@ impl Translator<'_, '_> {
             slot::LOCAL_LINEAR,
         ];
         let base = slots.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
+        self.read_root_entries(&args)?;
+        self.read_row_slots();
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
@@ -969,10 +1065,6 @@ impl Translator<'_, '_> {
         let ok = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[ok]);
         self.b.switch_to_block(body);
-        for (k, &s) in slots.iter().enumerate() {
-            let v = self.b.ins().iadd(base[k], i);
-            self.b.ins().store(fl, v, ctx, wi(s));
-        }
         let cb = self.blocks[&entry];
         self.b.ins().jump(cb, &bargs(&args));
         let latch = self.b.create_block();
@@ -981,6 +1073,28 @@ impl Translator<'_, '_> {
         self.b.ins().jump(head, &bargs(&[next]));
         self.row = Some(RowLoop { i, base, latch });
         Ok(())
+    }
+
+    /// In the row loop: stores the current work-item's ids in the context, for the helper or
+    /// function about to be called (only calls read them, so the loop itself does not).
+    fn store_row_ids(&mut self) {
+        let Some(row) = &self.row else {
+            return;
+        };
+        let (i, base) = (row.i, row.base);
+        let fl = MemFlagsData::trusted();
+        let slots = [
+            slot::GLOBAL_ID,
+            slot::LOCAL_ID,
+            slot::GLOBAL_LINEAR,
+            slot::LOCAL_LINEAR,
+        ];
+        for (k, &s) in slots.iter().enumerate() {
+            let v = self.b.ins().iadd(base[k], i);
+            self.b
+                .ins()
+                .store(fl, v, self.ctx, rt::OFF_WI + 8 * s as i32);
+        }
     }
 
     /// Declares a variable per lane of every value live across a barrier (and the mark).
@@ -1110,11 +1224,19 @@ impl Translator<'_, '_> {
     }
 
     /// The native address of `size` bytes at `ptr`, bounds-checked.
-    fn address(&mut self, inst: kir::Inst, ptr: ClValue, size: u64, write: bool) -> ClValue {
+    fn address(
+        &mut self,
+        inst: kir::Inst,
+        ptr_value: Value,
+        ptr: ClValue,
+        size: u64,
+        write: bool,
+    ) -> ClValue {
         let bad = self.b.create_block();
         self.b.set_cold_block(bad);
-        let (entry, off) = self.checked_address(ptr, size, write, bad);
-        let fast = self.entry_address(entry, off);
+        let root = self.root_entry(ptr_value);
+        let (base, off) = self.checked_address(ptr, root, size, write, bad);
+        let fast = self.b.ins().iadd(base, off);
         let join = self.b.create_block();
         let addr = self.b.append_block_param(join, types::I64);
         self.b.ins().jump(join, &bargs(&[fast]));
@@ -1135,24 +1257,33 @@ impl Translator<'_, '_> {
         addr
     }
 
-    /// `base + off` for a checked region-table entry.
-    fn entry_address(&mut self, entry: ClValue, off: ClValue) -> ClValue {
-        let base = self.b.ins().load(types::I64, ctx_flags(), entry, 0);
-        self.b.ins().iadd(base, off)
-    }
-
-    /// The region-table entry of `ptr` and its offset in its region, continuing in a new
+    /// The base address of `ptr`'s region and its offset in the region, continuing in a new
     /// (empty) block when `offset + size` fits the region's readable (or writable) length and
-    /// jumping to `bad` otherwise.
+    /// jumping to `bad` otherwise. `root`: the region's entry as read at the function's entry
+    /// (otherwise the table is read here).
     fn checked_address(
         &mut self,
         ptr: ClValue,
+        root: Option<RootEntry>,
         size: u64,
         write: bool,
         bad: cranelift_codegen::ir::Block,
     ) -> (ClValue, ClValue) {
         let ctx = self.ctx();
         let flags = ctx_flags();
+        if let Some(e) = root {
+            let off = self
+                .b
+                .ins()
+                .band_imm_s(ptr, self.layout.offset_mask() as i64);
+            let len = if write { e.write_len } else { e.read_len };
+            let end = self.b.ins().iadd_imm_s(off, size as i64);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+            let cont = self.b.create_block();
+            self.b.ins().brif(ok, cont, &[], bad, &[]);
+            self.b.switch_to_block(cont);
+            return (e.base, off);
+        }
         let tag = self
             .b
             .ins()
@@ -1173,7 +1304,112 @@ impl Translator<'_, '_> {
         let cont = self.b.create_block();
         self.b.ins().brif(ok, cont, &[], bad, &[]);
         self.b.switch_to_block(cont);
-        (entry, off)
+        let base = self.b.ins().load(types::I64, flags, entry, 0);
+        (base, off)
+    }
+
+    /// The entry of `v`'s root, when loads and stores through it read it at entry.
+    fn root_entry(&self, v: Value) -> Option<RootEntry> {
+        let root = self.roots.get(v.index()).copied().flatten()?;
+        self.root_entries.get(&root).copied()
+    }
+
+    /// `PtrRoot` of every value (`None`: not known), from the function's parameters and
+    /// program-scope variables through `PtrAdd` chains.
+    fn pointer_roots(&self, entry: kir::Block, order: &[kir::Block]) -> Vec<Option<PtrRoot>> {
+        let func = self.func;
+        let tag_mask = !self.layout.offset_mask();
+        let mut roots = vec![None; func.dfg.num_values()];
+        for &p in func.dfg.block_params(entry) {
+            if matches!(self.ty(p), Type::Ptr(_)) {
+                roots[p.index()] = Some(PtrRoot::Param(p));
+            }
+        }
+        // Definitions come before their uses in reverse post-order (other blocks' parameters
+        // stay unknown).
+        for &kb in order {
+            for &inst in func.layout.insts(kb) {
+                let Some(r) = func.dfg.inst_result(inst) else {
+                    continue;
+                };
+                roots[r.index()] = match func.dfg.inst(inst) {
+                    InstData::GlobalAddr { global } => self
+                        .globals
+                        .get(global.index())
+                        .map(|&p| PtrRoot::Const(p & tag_mask)),
+                    InstData::PtrAdd { ptr, .. } => roots[ptr.index()],
+                    _ => None,
+                };
+            }
+        }
+        roots
+    }
+
+    /// Reads the region-table entry of every root that a load or store uses (at the
+    /// function's entry; `param_lanes`: the lanes of the kir entry block's parameters there).
+    fn read_root_entries(&mut self, param_lanes: &[ClValue]) -> Result<(), Unsupported> {
+        let func = self.func;
+        let entry = func.entry_block().ok_or("function without a body")?;
+        let mut lane_of = HashMap::new();
+        let mut k = 0;
+        for &p in func.dfg.block_params(entry) {
+            lane_of.insert(p, k);
+            k += lanes_of(self.ty(p))?.len();
+        }
+        let mut used = Vec::new();
+        for &kb in &func.layout.blocks {
+            for &inst in func.layout.insts(kb) {
+                let ptr = match func.dfg.inst(inst) {
+                    InstData::Load { ptr, .. } | InstData::Store { ptr, .. } => *ptr,
+                    _ => continue,
+                };
+                if let Some(root) = self.roots.get(ptr.index()).copied().flatten() {
+                    if !used.contains(&root) {
+                        used.push(root);
+                    }
+                }
+            }
+        }
+        if used.is_empty() {
+            return Ok(());
+        }
+        let mask = self.layout.offset_mask() as i64;
+        // Not `readonly`/`can_move`: Cranelift would treat such loads as pure and place them
+        // again at every use (inside loops); ordinary loads stay where they are.
+        let flags = MemFlagsData::trusted();
+        let ctx = self.ctx();
+        let table = self.b.ins().load(types::I64, flags, ctx, rt::OFF_TABLE);
+        for root in used {
+            let tag_bits = match root {
+                PtrRoot::Const(bits) => self.b.ins().iconst(types::I64, bits as i64),
+                PtrRoot::Param(p) => {
+                    let lane = lane_of
+                        .get(&p)
+                        .and_then(|&k| param_lanes.get(k))
+                        .copied()
+                        .ok_or("pointer root without a parameter lane")?;
+                    self.b.ins().band_imm_s(lane, !mask)
+                }
+            };
+            let tag = self
+                .b
+                .ins()
+                .ushr_imm_u(tag_bits, i64::from(self.layout.offset_bits));
+            let idx = self.b.ins().ishl_imm_u(tag, rt::ENTRY_SHIFT);
+            let at = self.b.ins().iadd(table, idx);
+            let [base, read_len, write_len] =
+                [0, 8, 16].map(|o| self.b.ins().load(types::I64, flags, at, o));
+            self.root_entries.insert(
+                root,
+                RootEntry {
+                    tag_bits,
+                    base,
+                    read_len,
+                    write_len,
+                },
+            );
+        }
+        Ok(())
     }
 
     /// Byte width of a lane in memory.
@@ -1330,7 +1566,7 @@ impl Translator<'_, '_> {
                     .collect();
                 let size: u32 = widths.iter().sum();
                 let _ = rty;
-                let addr = self.address(inst, p, u64::from(size), false);
+                let addr = self.address(inst, *ptr, p, u64::from(size), false);
                 let mut v = Vec::new();
                 let mut off = 0i32;
                 for (i, &(cl, s)) in rlanes.iter().enumerate() {
@@ -1356,7 +1592,7 @@ impl Translator<'_, '_> {
                 let lanes = lanes_of(self.ty(*value))?;
                 let widths: Vec<u32> = lanes.iter().map(|&(cl, s)| self.mem_width(cl, s)).collect();
                 let size: u32 = widths.iter().sum();
-                let addr = self.address(inst, p, u64::from(size), true);
+                let addr = self.address(inst, *ptr, p, u64::from(size), true);
                 let mut off = 0i32;
                 for (i, &(_, s)) in lanes.iter().enumerate() {
                     let v = if s.is_none() && widths[i] == 4 {
@@ -1377,7 +1613,10 @@ impl Translator<'_, '_> {
                     self.b.ins().sextend(types::I64, o)
                 };
                 let mask = self.layout.offset_mask() as i64;
-                let tag = self.b.ins().band_imm_s(p, !mask);
+                let tag = match self.root_entry(*ptr) {
+                    Some(e) => e.tag_bits,
+                    None => self.b.ins().band_imm_s(p, !mask),
+                };
                 let sum = self.b.ins().iadd(p, o);
                 let low = self.b.ins().band_imm_s(sum, mask);
                 out = Some(vec![self.b.ins().bor(tag, low)]);
@@ -1546,6 +1785,7 @@ impl Translator<'_, '_> {
                     cargs.extend(self.get(a)?);
                 }
                 let fref = self.m.declare_func_in_func(id, self.b.func);
+                self.store_row_ids();
                 let call = self.b.ins().call(fref, &cargs);
                 let results = self.b.inst_results(call).to_vec();
                 self.check(results[0]);
@@ -1788,8 +2028,8 @@ impl Translator<'_, '_> {
             if arg_cls.iter().all(|&c| c == nt) {
                 let width = u64::from(nt.bytes());
                 let write = op != A::Load;
-                let (entry, off) = self.checked_address(p, width, write, slow);
-                let addr = self.entry_address(entry, off);
+                let (base, off) = self.checked_address(p, None, width, write, slow);
+                let addr = self.b.ins().iadd(base, off);
                 // The interpreter checks the alignment in the region (local, private) or in
                 // memory (global); both hold on the fast path.
                 let both = self.b.ins().bor(addr, off);
@@ -1860,50 +2100,46 @@ impl Translator<'_, '_> {
     }
 
     fn work_item(&mut self, query: WorkItemQuery, dim: u64) -> ClValue {
-        use WorkItemQuery as Q;
-        let per_dim = |base: usize, default: u64| (Some(base), default);
-        let (base, default) = match query {
-            Q::GlobalId => per_dim(slot::GLOBAL_ID, 0),
-            Q::LocalId => per_dim(slot::LOCAL_ID, 0),
-            Q::GroupId => per_dim(slot::GROUP_ID, 0),
-            Q::GlobalSize => per_dim(slot::GLOBAL_SIZE, 1),
-            Q::LocalSize => per_dim(slot::LOCAL_SIZE, 1),
-            Q::EnqueuedLocalSize => per_dim(slot::ENQ_LOCAL_SIZE, 1),
-            Q::NumGroups => per_dim(slot::NUM_GROUPS, 1),
-            Q::GlobalOffset => per_dim(slot::GLOBAL_OFFSET, 0),
-            Q::SubgroupSize | Q::SubgroupMaxSize => return self.b.ins().iconst(types::I64, 1),
-            Q::SubgroupLocalId => return self.b.ins().iconst(types::I64, 0),
-            Q::WorkDim => (None, slot::WORK_DIM as u64),
-            Q::GlobalLinearId => (None, slot::GLOBAL_LINEAR as u64),
-            Q::LocalLinearId | Q::SubgroupId => (None, slot::LOCAL_LINEAR as u64),
-            Q::NumSubgroups => (None, slot::NUM_SUBGROUPS as u64),
-            Q::EnqueuedNumSubgroups => (None, slot::ENQ_NUM_SUBGROUPS as u64),
-        };
-        if let Some(row) = &self.row {
-            // Ids that change along the row: x = 0's id plus the index.
-            let k = match (query, base, dim) {
-                (Q::GlobalId, _, 0) => Some(0),
-                (Q::LocalId, _, 0) => Some(1),
-                (Q::GlobalLinearId, _, _) => Some(2),
-                (Q::LocalLinearId | Q::SubgroupId, _, _) => Some(3),
-                _ => None,
-            };
-            if let Some(k) = k {
-                let (b0, i) = (row.base[k], row.i);
-                return self.b.ins().iadd(b0, i);
+        match wi_source(query, dim, self.row.is_some()) {
+            WiSource::Const(c) => self.b.ins().iconst(types::I64, c as i64),
+            WiSource::Row(k) => {
+                let row = self.row.as_ref().map(|r| (r.base[k], r.i));
+                match row {
+                    Some((b0, i)) => self.b.ins().iadd(b0, i),
+                    None => self.b.ins().iconst(types::I64, 0),
+                }
+            }
+            WiSource::Slot(index) => {
+                if let Some(&v) = self.row_slots.get(&index) {
+                    return v;
+                }
+                let ctx = self.ctx();
+                self.b
+                    .ins()
+                    .load(types::I64, ctx_flags(), ctx, rt::OFF_WI + 8 * index as i32)
             }
         }
-        let ctx = self.ctx();
-        let index = match base {
-            // Dimensions beyond work_dim hold the defaults (the launch normalises them), so
-            // only dimensions ≥ 3 need the default here.
-            Some(_) if dim >= 3 => return self.b.ins().iconst(types::I64, default as i64),
-            Some(base) => base + dim as usize,
-            None => default as usize,
-        };
-        self.b
-            .ins()
-            .load(types::I64, ctx_flags(), ctx, rt::OFF_WI + 8 * index as i32)
+    }
+
+    /// In the row loop's first block: reads every work-item query slot the kernel uses that
+    /// does not change along the row, once, as ordinary loads (Cranelift would repeat
+    /// `can_move` loads at every use, inside loops too).
+    fn read_row_slots(&mut self) {
+        let fl = MemFlagsData::trusted();
+        for &kb in &self.func.layout.blocks {
+            for &inst in self.func.layout.insts(kb) {
+                let InstData::WorkItem { query, dim } = self.func.dfg.inst(inst) else {
+                    continue;
+                };
+                if let WiSource::Slot(index) = wi_source(*query, u64::from(*dim), true) {
+                    if !self.row_slots.contains_key(&index) {
+                        let off = rt::OFF_WI + 8 * index as i32;
+                        let v = self.b.ins().load(types::I64, fl, self.ctx, off);
+                        self.row_slots.insert(index, v);
+                    }
+                }
+            }
+        }
     }
 
     fn lane_helper(
@@ -2321,6 +2557,32 @@ impl Translator<'_, '_> {
                             min(self.b, m, hi)
                         }
                     });
+                }
+                return Ok(Some(v));
+            }
+            // Float math with a helper of its own (`math_rt`), called with native floats.
+            let direct = rs
+                .and_then(|rs| super::math_rt::direct(bf, rs))
+                .filter(|d| {
+                    d.params.len() == args.len()
+                        && rty.is_vector() == arg_tys[0].is_vector()
+                        && arg_tys.iter().all(|t| t.lane_type() == rs)
+                });
+            if let Some(d) = direct {
+                let sig = sig_of(self.m, &d.params, &[d.ret]);
+                let id = self
+                    .m
+                    .declare_function(d.name, Linkage::Import, &sig)
+                    .map_err(|e| e.to_string())?;
+                let fref = self.m.declare_func_in_func(id, self.b.func);
+                let mut v = Vec::new();
+                for i in 0..rlanes.len() {
+                    let call_args: Vec<ClValue> = arg_vals
+                        .iter()
+                        .map(|lanes| *lanes.get(i).unwrap_or(&lanes[0]))
+                        .collect();
+                    let call = self.b.ins().call(fref, &call_args);
+                    v.push(self.b.inst_results(call)[0]);
                 }
                 return Ok(Some(v));
             }

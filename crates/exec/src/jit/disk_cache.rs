@@ -312,6 +312,9 @@ impl CodeStore {
                 return Ok(());
             }
         }
+        // `OXCL_JIT_DUMP=1`: print each compiled function's optimised IR and machine code.
+        let dump = std::env::var_os("OXCL_JIT_DUMP").is_some_and(|v| v != "0");
+        cctx.set_disasm(dump);
         let alignment = cctx
             .compile(jm.isa(), &mut ControlPlane::default())
             .map_err(|e| format!("{:?}", e.inner))?
@@ -319,6 +322,18 @@ impl CodeStore {
             .alignment;
         self.compiled += 1;
         let code = cctx.compiled_code().ok_or("Cranelift returned no code")?;
+        if dump {
+            eprintln!(
+                "== {}\n{}\n{}",
+                jm.declarations()
+                    .get_function_decl(id)
+                    .name
+                    .as_deref()
+                    .unwrap_or("?"),
+                cctx.func.display(),
+                code.vcode.as_deref().unwrap_or("")
+            );
+        }
         let relocs: Vec<ModuleReloc> = code
             .buffer
             .relocs()

@@ -21,6 +21,7 @@ mod compile;
 mod disk_cache;
 mod enqueue_rt;
 mod image_rt;
+mod math_rt;
 mod pipe_rt;
 mod rt;
 
@@ -260,6 +261,9 @@ struct RunCtx<'a> {
     private_inits: Vec<Vec<u8>>,
     params: Vec<u64>,
     has_barriers: bool,
+    /// Whether work-items have private regions (module private variables or `stackalloc`):
+    /// otherwise every work-item of a group has the same region table.
+    has_private: bool,
 }
 
 // SAFETY: shared read-only by the workers; raw pointers follow the crate's launch contract.
@@ -351,6 +355,14 @@ fn run(
             .iter()
             .any(|i| matches!(i, InstData::Barrier { .. } | InstData::NamedBarrier { .. }))
     });
+    let has_private = !program.private_inits.is_empty()
+        || module.reachable_functions(kernel.func).iter().any(|f| {
+            module.functions[f.index()]
+                .dfg
+                .insts
+                .iter()
+                .any(|i| matches!(i, InstData::StackAlloc { .. }))
+        });
     let func_names = module.functions.iter().map(|f| f.name.clone()).collect();
     let ctx = RunCtx {
         jit,
@@ -373,6 +385,7 @@ fn run(
         private_inits: program.private_inits.clone(),
         params,
         has_barriers,
+        has_private,
     };
 
     let groups = nd.num_groups();
@@ -632,11 +645,20 @@ impl Worker {
         let n = usize::try_from(count).unwrap_or(usize::MAX);
         self.ensure_ctxs(run, n);
         if let Some(step) = run.compiled.step {
+            // Without private regions the group's work-items share work-item 0's region table
+            // (one set of hot cache lines instead of one per work-item).
+            self.ctxs[0].set_local(run.layout, &mut self.local);
+            let table = self.ctxs[0].table;
             for i in 0..n {
                 let c = &mut self.ctxs[i];
                 set_item(&mut wi, i as u64);
                 c.wi = wi;
-                c.set_local(run.layout, &mut self.local);
+                if run.has_private || i == 0 {
+                    c.set_local(run.layout, &mut self.local);
+                } else {
+                    c.local = &mut self.local;
+                    c.table = table;
+                }
                 c.reset_private(run.layout, &run.private_inits);
                 c.out.clear();
                 c.error = None;
