@@ -363,6 +363,45 @@ pub fn compile_function(
             .map_err(|e| e.to_string())?;
         helpers.ids.insert(*name, id);
     }
+    let tc = jm.target_config();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut cctx = jm.make_context();
+    // `kir_resolve`: `jit_resolve` for the slow path of every access, with a calling
+    // convention that preserves every register, so that hot code keeps its values in
+    // registers around the (rarely taken) call instead of spilling them (the address found
+    // is returned in `ItemCtx::resolved`).
+    {
+        let i32t = types::I32;
+        let i64t = types::I64;
+        let mut sig = Signature::new(cranelift_codegen::isa::CallConv::PreserveAll);
+        for t in [i64t, i32t, i64t, i64t, i32t] {
+            sig.params.push(AbiParam::new(t));
+        }
+        let id = jm
+            .declare_function("kir_resolve", Linkage::Local, &sig)
+            .map_err(|e| e.to_string())?;
+        cctx.func.signature = sig;
+        {
+            let mut b = FunctionBuilder::new(&mut cctx.func, &mut fctx);
+            let block = b.create_block();
+            b.append_block_params_for_function_params(block);
+            b.switch_to_block(block);
+            let args = b.block_params(block).to_vec();
+            let callee = jm.declare_func_in_func(helpers.ids["jit_resolve"], b.func);
+            let call = b.ins().call(callee, &args);
+            let addr = b.inst_results(call)[0];
+            b.ins()
+                .store(MemFlagsData::trusted(), addr, args[0], rt::OFF_RESOLVED);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(tc);
+        }
+        store
+            .define(&mut jm, id, &mut cctx)
+            .map_err(|e| format!("Cranelift rejected kir_resolve: {e}"))?;
+        jm.clear_context(&mut cctx);
+        helpers.ids.insert("kir_resolve", id);
+    }
     let root = kernel_func.index();
     let barrier_in = |f: usize| {
         module.functions[f]
@@ -401,9 +440,6 @@ pub fn compile_function(
     let globals = global_pointers(module, layout);
     let mut spill_words = 0usize;
     let mut sites = Vec::new();
-    let tc = jm.target_config();
-    let mut fctx = FunctionBuilderContext::new();
-    let mut cctx = jm.make_context();
     // Every function, then (kernels without barriers) the kernel again as a loop over a row.
     let row_fn_id = if resumable {
         None
@@ -459,6 +495,7 @@ pub fn compile_function(
                 roots: Vec::new(),
                 root_entries: HashMap::new(),
                 row_slots: HashMap::new(),
+                ptr_offsets: HashMap::new(),
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
@@ -713,6 +750,9 @@ struct Translator<'a, 'b> {
     root_entries: HashMap<PtrRoot, RootEntry>,
     /// Work-item query slots read once per row (row loop only; see `read_row_slots`).
     row_slots: HashMap<usize, ClValue>,
+    /// The region offset (`ptr & offset_mask`) of pointers computed by `PtrAdd` from a root,
+    /// as computed there (not in functions split at barriers, whose values are reloaded).
+    ptr_offsets: HashMap<Value, ClValue>,
 }
 
 /// The region a pointer value points into, known from how it was computed: pointer
@@ -1235,7 +1275,8 @@ impl Translator<'_, '_> {
         let bad = self.b.create_block();
         self.b.set_cold_block(bad);
         let root = self.root_entry(ptr_value);
-        let (base, off) = self.checked_address(ptr, root, size, write, bad);
+        let known_off = self.ptr_offsets.get(&ptr_value).copied();
+        let (base, off) = self.checked_address(ptr, root, known_off, size, write, bad);
         let fast = self.b.ins().iadd(base, off);
         let join = self.b.create_block();
         let addr = self.b.append_block_param(join, types::I64);
@@ -1247,7 +1288,11 @@ impl Translator<'_, '_> {
         let site = self.site(inst, SiteKind::Access(if write { "store" } else { "load" }));
         let sz = self.b.ins().iconst(types::I64, size as i64);
         let w = self.iconst32(u32::from(write));
-        let slow = self.call_helper("jit_resolve", &[ctx, site, ptr, sz, w])[0];
+        self.call_helper("kir_resolve", &[ctx, site, ptr, sz, w]);
+        let slow = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), ctx, rt::OFF_RESOLVED);
         let failed = self.b.ins().iconst(types::I32, 1);
         let fail = self.fail;
         self.b
@@ -1265,6 +1310,7 @@ impl Translator<'_, '_> {
         &mut self,
         ptr: ClValue,
         root: Option<RootEntry>,
+        known_off: Option<ClValue>,
         size: u64,
         write: bool,
         bad: cranelift_codegen::ir::Block,
@@ -1272,10 +1318,13 @@ impl Translator<'_, '_> {
         let ctx = self.ctx();
         let flags = ctx_flags();
         if let Some(e) = root {
-            let off = self
-                .b
-                .ins()
-                .band_imm_s(ptr, self.layout.offset_mask() as i64);
+            let off = match known_off {
+                Some(off) => off,
+                None => self
+                    .b
+                    .ins()
+                    .band_imm_s(ptr, self.layout.offset_mask() as i64),
+            };
             let len = if write { e.write_len } else { e.read_len };
             let end = self.b.ins().iadd_imm_s(off, size as i64);
             let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
@@ -1613,12 +1662,16 @@ impl Translator<'_, '_> {
                     self.b.ins().sextend(types::I64, o)
                 };
                 let mask = self.layout.offset_mask() as i64;
-                let tag = match self.root_entry(*ptr) {
+                let root = self.root_entry(*ptr);
+                let tag = match root {
                     Some(e) => e.tag_bits,
                     None => self.b.ins().band_imm_s(p, !mask),
                 };
                 let sum = self.b.ins().iadd(p, o);
                 let low = self.b.ins().band_imm_s(sum, mask);
+                if let (Some(_), Some(r), None) = (root, result, &self.resumable) {
+                    self.ptr_offsets.insert(r, low);
+                }
                 out = Some(vec![self.b.ins().bor(tag, low)]);
             }
             InstData::StackAlloc { size, .. } => {
@@ -2028,7 +2081,7 @@ impl Translator<'_, '_> {
             if arg_cls.iter().all(|&c| c == nt) {
                 let width = u64::from(nt.bytes());
                 let write = op != A::Load;
-                let (base, off) = self.checked_address(p, None, width, write, slow);
+                let (base, off) = self.checked_address(p, None, None, width, write, slow);
                 let addr = self.b.ins().iadd(base, off);
                 // The interpreter checks the alignment in the region (local, private) or in
                 // memory (global); both hold on the fast path.

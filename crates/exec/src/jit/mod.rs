@@ -557,12 +557,19 @@ impl Worker {
         wi[slot::WORK_DIM] = u64::from(nd.work_dim);
         wi[slot::NUM_SUBGROUPS] = local_size.iter().product();
         wi[slot::ENQ_NUM_SUBGROUPS] = nd.local_size.iter().product();
-        let set_item = |wi: &mut [u64; slot::COUNT], i: u64| {
-            let lid = [
-                i % local_size[0],
-                (i / local_size[0]) % local_size[1],
-                i / (local_size[0] * local_size[1]),
-            ];
+        // Local ids in local-linear order, advanced without divisions.
+        let next_lid = |lid: &mut [u64; 3]| {
+            lid[0] += 1;
+            if lid[0] == local_size[0] {
+                lid[0] = 0;
+                lid[1] += 1;
+                if lid[1] == local_size[1] {
+                    lid[1] = 0;
+                    lid[2] += 1;
+                }
+            }
+        };
+        let set_item = |wi: &mut [u64; slot::COUNT], lid: [u64; 3]| {
             for d in 0..3 {
                 wi[slot::LOCAL_ID + d] = lid[d];
                 wi[slot::GLOBAL_ID + d] =
@@ -588,7 +595,7 @@ impl Worker {
             let c = &mut self.ctxs[0];
             c.set_local(run.layout, &mut self.local);
             c.out.clear();
-            set_item(&mut wi, 0);
+            set_item(&mut wi, [0; 3]);
             c.wi = wi;
             // Work-items in local-linear order, updating only the ids that change.
             let fresh_private = run.private_inits.is_empty();
@@ -649,9 +656,11 @@ impl Worker {
             // (one set of hot cache lines instead of one per work-item).
             self.ctxs[0].set_local(run.layout, &mut self.local);
             let table = self.ctxs[0].table;
+            let mut lid = [0u64; 3];
             for i in 0..n {
                 let c = &mut self.ctxs[i];
-                set_item(&mut wi, i as u64);
+                set_item(&mut wi, lid);
+                next_lid(&mut lid);
                 c.wi = wi;
                 if run.has_private || i == 0 {
                     c.set_local(run.layout, &mut self.local);
@@ -671,9 +680,11 @@ impl Worker {
             return Ok(out);
         }
         let mut coros = Vec::with_capacity(n);
+        let mut lid = [0u64; 3];
         for i in 0..n {
             let c = &mut self.ctxs[i];
-            set_item(&mut wi, i as u64);
+            set_item(&mut wi, lid);
+            next_lid(&mut lid);
             c.wi = wi;
             c.set_local(run.layout, &mut self.local);
             c.reset_private(run.layout, &run.private_inits);
@@ -789,7 +800,9 @@ impl Worker {
             for i in 0..n {
                 let c = &mut self.ctxs[i];
                 let status = step(&mut **c, resume);
-                out.printf.append(&mut c.out);
+                if !c.out.is_empty() {
+                    out.printf.append(&mut c.out);
+                }
                 if status > 0 {
                     return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
                 }

@@ -66,6 +66,7 @@ pub const OFF_TABLE: i32 = 0;
 pub const OFF_PARAMS: i32 = 8;
 pub const OFF_WI: i32 = 16;
 pub const OFF_SPILL: i32 = OFF_WI + 8 * slot::COUNT as i32;
+pub const OFF_RESOLVED: i32 = OFF_SPILL + 8;
 
 /// Site kinds recorded at compile time, for helpers that need the instruction's details.
 #[derive(Clone, Debug)]
@@ -122,6 +123,8 @@ pub struct ItemCtx {
     pub wi: [u64; slot::COUNT],
     /// The spill area of a kernel split at its barriers (`spill_store`'s memory).
     pub spill: *mut u64,
+    /// The address `kir_resolve` (a `jit_resolve` that preserves every register) found.
+    pub resolved: u64,
     pub spill_store: Vec<u64>,
     /// The region table itself (indexed by tag): four u64 words per `Entry`, allocated zeroed
     /// (an all-zero entry is empty), so untouched pages cost nothing.
@@ -147,6 +150,7 @@ impl ItemCtx {
             params: std::ptr::null(),
             wi: [0; slot::COUNT],
             spill: std::ptr::null_mut(),
+            resolved: 0,
             spill_store: Vec::new(),
             table_store: vec![0u64; 4usize << layout.tag_bits],
             private: Vec::new(),
