@@ -705,6 +705,30 @@ fn builtin_variables() {
         return;
     };
     expect_rule(r, "Input storage class");
+    // UniformConstant built-ins, as SPIR-V 1.0-1.2 producers (llvm-spirv before 2020) emit them:
+    // env v2.2-7 states no storage class for built-ins, so a 1.0-1.2 module may use them in
+    // every environment (spirv-val accepts them too); from SPIR-V 1.3 only the 3.0 environment
+    // governs, and it requires Input.
+    let uc = "OpDecorate %gid BuiltIn GlobalInvocationId\nOpDecorate %gid Constant\n;types \
+              %v3 = OpTypeVector %ulong 3\n%pv = OpTypePointer UniformConstant %v3\n\
+              %gid = OpVariable %pv UniformConstant";
+    let body = "%x = OpLoad %v3 %gid\nOpReturn";
+    let cl30 = Env::opencl(ClVersion::Cl30, Profile::Full, 64);
+    for (env, version) in [
+        (cl12(), "1.0"),
+        (cl20(), "1.0"),
+        (cl30.clone(), "1.0"),
+        (cl30.clone(), "1.2"),
+    ] {
+        let Some(r) = check_text(&kernel(&[], uc, body), version, &env) else {
+            return;
+        };
+        expect_ok(r);
+    }
+    let Some(r) = check_text(&kernel(&[], uc, body), "1.3", &cl30) else {
+        return;
+    };
+    expect_rule(r, "Input storage class");
     // Sub-group built-ins need sub-groups.
     let sg = "OpDecorate %s BuiltIn SubgroupMaxSize\n;types %pu = OpTypePointer Input %uint\n%s = OpVariable %pu Input";
     let Some(r) = run(&[], sg, "OpReturn", &cl20()) else {

@@ -22,7 +22,8 @@ pub(crate) struct ModuleLowering<'a> {
     pub info: ModuleInfo,
     pub func_refs: HashMap<SpvId, FuncRef>,
     pub globals: HashMap<SpvId, (GlobalRef, AddrSpace)>,
-    /// `Input` variables decorated `BuiltIn`, with the BuiltIn number.
+    /// `Input` (or older modules' `UniformConstant`) variables decorated `BuiltIn`, with the
+    /// BuiltIn number.
     pub builtin_vars: HashMap<SpvId, u32>,
     /// Kernel parameter descriptions of entry-point functions.
     pub kernel_params: HashMap<SpvId, Vec<KernelParam>>,
@@ -252,7 +253,14 @@ impl ModuleLowering<'_> {
         let mut pending = Vec::new();
         for g in self.info.globals.clone() {
             let inst = &self.insts[*self.info.defs.get(&g.id).unwrap_or(&0)];
-            if g.storage == storage::INPUT {
+            // A UniformConstant built-in (SPIR-V 1.0–1.2 producers; see spv's decoration rules)
+            // reads the same work-item value as an Input one.
+            let builtin_constant = g.storage == storage::UNIFORM_CONSTANT
+                && self
+                    .info
+                    .decoration_literal(g.id, Decoration::BuiltIn)
+                    .is_some();
+            if g.storage == storage::INPUT || builtin_constant {
                 let builtin = self
                     .info
                     .decoration_literal(g.id, Decoration::BuiltIn)

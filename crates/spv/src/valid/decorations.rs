@@ -3,6 +3,13 @@
 //! Decoration), alignments (3.0 "Alignment of Types": variables at least naturally aligned;
 //! SPIR-V 3.26 Memory Operands: *Aligned* is a power of two), and built-in variables (3.0
 //! "Built-in Variables": *Input* storage, the listed built-ins, their required types).
+//!
+//! One compatibility tolerance: a SPIR-V 1.0–1.2 module may hold its built-in variables in
+//! *UniformConstant* storage. The "*Input* storage class" rule is new in the 3.0 environment; the
+//! OpenCL 2.1/2.2 environment (v2.2-7, the one that governs SPIR-V 1.0–1.2 modules) states no
+//! storage class for built-ins, producers of that time (llvm-spirv before 2020, the SPIR 1.2/2.0
+//! translators) put them in *UniformConstant*, and spirv-val accepts them in every OpenCL
+//! environment. Such a variable is read-only like an *Input* one, so it means the same thing.
 
 use super::context::Ctx;
 use crate::{BuiltIn, Decoration, Id, MemoryAccess, Op, OperandKind, StorageClass};
@@ -207,7 +214,7 @@ fn builtin(ctx: &mut Ctx<'_>, target: u32, by: usize, value: Option<u32>) {
     }
     let pointer = def.result_type.and_then(|t| ctx.pointer(t));
     let Some((sc, pointee)) = pointer else { return };
-    if sc != StorageClass::Input {
+    if sc != StorageClass::Input && !older_uniform_constant_builtin(ctx, sc) {
         ctx.error(
             by,
             BUILTIN_STORAGE,
@@ -238,4 +245,10 @@ fn builtin(ctx: &mut Ctx<'_>, target: u32, by: usize, value: Option<u32>) {
             format!("BuiltIn {} must have type {expected}", b.name()),
         );
     }
+}
+
+/// The tolerance of the module doc: *UniformConstant* built-ins in a SPIR-V 1.0–1.2 module (env
+/// v2.2-7 has no storage-class rule for built-ins; the 3.0 environment added *Input*).
+fn older_uniform_constant_builtin(ctx: &Ctx<'_>, sc: StorageClass) -> bool {
+    sc == StorageClass::UniformConstant && ctx.module.header.version <= (1, 2)
 }
