@@ -117,6 +117,9 @@ impl<'a> Emitter<'a> {
             );
             return None;
         }
+        if sig.has_block_params() {
+            return self.specialized_call(name, sig, args, span, name_span);
+        }
         let mut ids = Vec::new();
         let mut ok = true;
         for (a, pt) in args.iter().zip(&sig.params) {

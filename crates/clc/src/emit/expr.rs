@@ -397,7 +397,7 @@ impl<'a> Emitter<'a> {
                 is_const,
             })),
             Some(Symbol::EnumConst(v)) => Some(Place::R(self.int_val(Scalar::Int, v as i128))),
-            Some(Symbol::Value { id, ty }) => Some(Place::R(Val { id, ty })),
+            Some(Symbol::Value { id, ty }) => Some(Place::R(self.block_symbol_value(id, ty))),
             Some(Symbol::Typedef(_)) => {
                 self.error(
                     span,
@@ -755,7 +755,7 @@ impl<'a> Emitter<'a> {
                 // C99 6.5.2.3: a member of a union value (a function's result) is the
                 // value of that member: the union's bytes read as the member's type,
                 // through a private copy of the value.
-                let union_ptr = self.ptr_ty(AddrSpace::Private, &ty);
+                let union_ptr = self.ptr_ty(AddrSpace::Private, ty);
                 let copy = self.b.local_variable(union_ptr);
                 self.b
                     .inst_no_result(Op::Store, vec![Operand::Id(copy), Operand::Id(v.id)]);
