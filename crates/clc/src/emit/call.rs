@@ -206,6 +206,14 @@ impl<'a> Emitter<'a> {
             return Some(0);
         }
         match (arg, param) {
+            // A comparison's value (C99 6.5.8p6: its type is int) and `bool` (promoted to int,
+            // 6.3.1.1p2): int is the best match, then as from int.
+            (Type::Scalar(Scalar::Bool), Type::Scalar(p)) if !is_const => {
+                if *p == Scalar::Int {
+                    return Some(1);
+                }
+                Self::conversion_cost(&Type::INT, param, false).map(|c| c + 1)
+            }
             (Type::Scalar(a), Type::Scalar(p)) => {
                 if is_const && !a.is_float() {
                     return Some(if p.is_float() { 2 } else { 1 });
@@ -741,8 +749,10 @@ impl<'a> Emitter<'a> {
         }
         let fmt = self.rvalue(fmt_e)?;
         let mut ops = vec![Operand::Id(fmt.id)];
+        let mut arg_types = Vec::new();
         for a in &args[1..] {
             let v = self.rvalue(a)?;
+            arg_types.push((v.ty.clone(), a.span));
             let v = match &v.ty {
                 Type::Scalar(Scalar::Float) | Type::Scalar(Scalar::Half) if self.opts.fp64 => {
                     let s = v.ty.elem().unwrap_or(Scalar::Float);
@@ -771,6 +781,9 @@ impl<'a> Emitter<'a> {
                 _ => v,
             };
             ops.push(Operand::Id(v.id));
+        }
+        if let ExprKind::StringLit(text) = &fmt_e.kind {
+            self.check_printf_format(text, fmt_e.span, &arg_types);
         }
         let set = self.b.ext_inst_import("OpenCL.std");
         let it = self.scalar_ty(Scalar::Int);

@@ -19,6 +19,7 @@ mod expr;
 mod func;
 mod image;
 mod pipe;
+mod printf_format;
 mod stmt;
 mod types;
 
