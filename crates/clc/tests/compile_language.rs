@@ -198,6 +198,20 @@ fn designators_into_anonymous_members() {
     assert!(err.contains("does not refer to any field"), "{err}");
 }
 
+/// A comparison has type int (C99 6.5.8p6), so built-in overloads taking int win:
+/// `select(1, 2, a > b)` is `select(int, int, int)`, not ambiguous with `(int, int, uint)`
+/// (clang-15 accepts it).
+#[test]
+fn comparisons_choose_int_overloads() {
+    let src = r#"
+        __kernel void k(__global int *o) {
+            int2 v = (int2)(1, 2);
+            bool b = v.x < v.y;
+            o[0] = select(1, 2, v.x > 0) + select(3, 4, b) + abs(v.x == v.y);
+        }"#;
+    check(compile(src, ""), cl20());
+}
+
 #[test]
 fn compound_literals() {
     let src = r#"

@@ -455,10 +455,16 @@ impl<'a> Emitter<'a> {
                         self.error(nsp, "non-kernel function variable cannot be declared in local address space");
                         continue;
                     }
+                    // OpenCL C 2.0 §6.8: "static" locals are in global or constant space.
+                    if d.spec.storage == Storage::Static {
+                        self.error(
+                            nsp,
+                            "static local variable must reside in global or constant address space",
+                        );
+                        continue;
+                    }
                     // OpenCL C 2.0 §6.5.2: at kernel function scope only.
-                    if self.scopes.depth() > self.fs.body_depth
-                        && !d.spec.storage.eq(&crate::ast::Storage::Static)
-                    {
+                    if self.scopes.depth() > self.fs.body_depth {
                         self.error(nsp, "variables in the local address space can only be declared in the outermost scope of a kernel function");
                         continue;
                     }

@@ -842,7 +842,12 @@ impl<'a> Emitter<'a> {
             ExprKind::CompoundLit(..) => self.rvalue(e),
             ExprKind::SizeofType(tn) => {
                 let ty = self.resolve_type_name(tn)?;
-                if !self.is_complete(&ty) && ty != Type::Void {
+                // C99 6.5.3.4p1 (clang in OpenCL C: no GNU `sizeof(void)`).
+                if ty == Type::Void {
+                    self.error(e.span, "invalid application of 'sizeof' to a void type");
+                    return None;
+                }
+                if !self.is_complete(&ty) {
                     self.error(
                         e.span,
                         format!(
