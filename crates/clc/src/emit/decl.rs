@@ -767,7 +767,51 @@ impl<'a> Emitter<'a> {
         if to.is_pointer() && v.ty.is_integer() && self.const_int(e) == Some(0) {
             return Some(self.null_pointer(to));
         }
+        self.warn_constant_conversion(&v.ty, to, e);
         self.implicit_convert(v, to, e.span, what)
+    }
+
+    /// clang's -Wconstant-conversion: an integer constant that does not fit the integer type
+    /// it is converted to in either signedness (C99 6.3.1.3: its value changes).
+    fn warn_constant_conversion(&mut self, from: &Type, to: &Type, e: &Expr) {
+        let (Type::Scalar(f), Type::Scalar(t)) = (from, to) else {
+            return;
+        };
+        if !f.is_integer() || !t.is_integer() || *t == Scalar::Bool || t.bits() >= 64 {
+            return;
+        }
+        let Some(n) = self.const_int(e) else { return };
+        let bits = t.bits();
+        let half = 1i128 << (bits - 1);
+        let fits = if t.is_signed() {
+            // A same-width unsigned source only changes sign (not this warning).
+            (-half..half).contains(&n) || (!f.is_signed() && f.bits() == bits)
+        } else {
+            (-half..2 * half).contains(&n)
+        };
+        if fits {
+            return;
+        }
+        let mut new = n & ((1i128 << bits) - 1);
+        if t.is_signed() && new >= half {
+            new -= 1i128 << bits;
+        }
+        // clang spells OpenCL's unsigned typedefs with what they stand for.
+        let spell = |s: &Scalar| {
+            let name = self.type_name(&Type::Scalar(*s));
+            match s {
+                Scalar::UChar | Scalar::UShort | Scalar::UInt | Scalar::ULong => {
+                    format!("'{name}' (aka 'unsigned {}')", &name[1..])
+                }
+                _ => format!("'{name}'"),
+            }
+        };
+        let msg = format!(
+            "implicit conversion from {} to {} changes value from {n} to {new}",
+            spell(f),
+            spell(t)
+        );
+        self.warning(e.span, msg);
     }
 
     /// A constant initializer (program-scope and `__constant` variables) of type `ty`.

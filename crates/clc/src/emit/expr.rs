@@ -1340,6 +1340,20 @@ impl<'a> Emitter<'a> {
         }
         let av = self.rvalue(a)?;
         let bv = self.rvalue(b)?;
+        // clang's -Wdivision-by-zero: integer division by a constant 0 is undefined (C99
+        // 6.5.5p5).
+        if matches!(op, BinOp::Div | BinOp::Rem)
+            && av.ty.elem().is_some_and(|s| s.is_integer())
+            && bv.ty.elem().is_some_and(|s| s.is_integer())
+            && self.const_int(b) == Some(0)
+        {
+            let what = if op == BinOp::Div {
+                "division"
+            } else {
+                "remainder"
+            };
+            self.warning(span, format!("{what} by zero is undefined"));
+        }
         // Pointer comparisons with a null pointer constant.
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             if av.ty.is_pointer() && is_zero_literal(b) {
