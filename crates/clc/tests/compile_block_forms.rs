@@ -132,6 +132,7 @@ fn block_parameters_are_refused_outside_opencl_c_2_0() {
     let out = Command::new("clang-15")
         .args([
             "-c",
+            "-emit-llvm",
             "-target",
             "spir64",
             "-cl-std=CL3.0",
@@ -267,6 +268,7 @@ fn program_scope_block_rules_are_diagnosed() {
         let out = Command::new("clang-15")
             .args([
                 "-c",
+                "-emit-llvm",
                 "-target",
                 "spir64",
                 "-cl-std=CL2.0",

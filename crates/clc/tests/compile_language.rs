@@ -212,6 +212,24 @@ fn comparisons_choose_int_overloads() {
     check(compile(src, ""), cl20());
 }
 
+/// clang's `__builtin_expect` (used for `likely`/`unlikely` macros) is its first argument as
+/// a `long`; clang-15 accepts this source.
+#[test]
+fn builtin_expect_is_its_first_argument() {
+    let src = r#"
+        #define likely(x) __builtin_expect(!!(x), 1)
+        __kernel void k(__global int *o) {
+            if (likely(o[1] == 0)) o[0] = 1;
+            o[2] = (int)__builtin_expect(o[3], o[4]);
+        }"#;
+    check(compile(src, ""), cl20());
+    let err = compile_err(
+        "__kernel void k(__global int *o) { o[0] = __builtin_expect(1); }",
+        "",
+    );
+    assert!(err.contains("too few arguments"), "{err}");
+}
+
 #[test]
 fn compound_literals() {
     let src = r#"

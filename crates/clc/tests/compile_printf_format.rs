@@ -115,6 +115,7 @@ fn recorded_warnings_are_clang_15s() {
     let out = Command::new("clang-15")
         .args([
             "-c",
+            "-emit-llvm",
             "-target",
             "spir64",
             "-cl-std=CL2.0",

@@ -87,7 +87,15 @@ fn recorded_warnings_are_clang_15s() {
     let f = std::env::temp_dir().join(format!("clc-warnings-{}.cl", std::process::id()));
     std::fs::write(&f, SOURCE).expect("write");
     let out = Command::new("clang-15")
-        .args(["-c", "-target", "spir64", "-cl-std=CL2.0", "-o", "/dev/null"])
+        .args([
+            "-c",
+            "-emit-llvm",
+            "-target",
+            "spir64",
+            "-cl-std=CL2.0",
+            "-o",
+            "/dev/null",
+        ])
         .arg(&f)
         .output()
         .expect("clang-15");

@@ -82,6 +82,9 @@ impl<'a> Emitter<'a> {
         if let Some(fam) = builtins::lookup(name) {
             return self.builtin_call(fam, args, span, callee.span);
         }
+        if name == "__builtin_expect" {
+            return self.builtin_expect(args, span);
+        }
         if name == "printf" {
             return self.printf(args, span);
         }
@@ -728,6 +731,26 @@ impl<'a> Emitter<'a> {
             id,
             ty: ret.clone(),
         })
+    }
+
+    /// `long __builtin_expect(long exp, long c)` (a clang built-in that OpenCL C code uses for
+    /// `likely`/`unlikely`): the value of `exp` (the expected value `c` is evaluated too).
+    fn builtin_expect(&mut self, args: &[Expr], span: Span) -> Option<Val> {
+        if args.len() != 2 {
+            self.error(
+                span,
+                format!(
+                    "too {} arguments to function call, expected 2, have {}",
+                    if args.len() < 2 { "few" } else { "many" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let v = self.rvalue(&args[0])?;
+        self.rvalue(&args[1])?;
+        let long = Type::Scalar(Scalar::Long);
+        self.assign_convert(v, &long, &args[0], "passing to parameter of type")
     }
 
     /// `printf` (§6.15.14): OpenCL.std `printf` with the format as a `__constant char *`;
