@@ -3,7 +3,9 @@
 //! discarded result of a built-in opencl-c.h declares `const` (-Wunused-value), integer
 //! division or remainder by a constant zero (-Wdivision-by-zero; clang points at the operator,
 //! oxcl at the expression's start, so only lines are compared for it), and integer constants
-//! whose value changes in an implicit conversion (-Wconstant-conversion).
+//! whose value changes in an implicit conversion (-Wconstant-conversion), a pointer conversion
+//! that drops `const` or `volatile` from the pointee (clang spells the types with their address
+//! spaces and points at the declarator: only the line and the gist are compared for it).
 
 use std::process::Command;
 
@@ -21,6 +23,8 @@ const SOURCE: &str = r#"kernel void k(global float *o, global int *p) {
   p[0] = a + b + c + d + e + f + g + h + i + j + l;
   float fr; fract(o[0], &fr);
   barrier(CLK_GLOBAL_MEM_FENCE);
+  const global int *cp = p; global int *q = cp; constant char *s = "str";
+  volatile global int *vp = p; global int *r = vp; q[0] = r[0] + s[0];
 }
 "#;
 
@@ -36,6 +40,8 @@ const CLANG: &[(u32, u32, &str)] = &[
     (7, 72, "implicit conversion from 'int' to 'char' changes value from -129 to 127"),
     (8, 33, "implicit conversion from 'int' to 'uchar' (aka 'unsigned char') changes value from 256 to 0"),
     (8, 46, "implicit conversion from 'long' to 'int' changes value from 5000000000 to 705032704"),
+    (12, 0, "initializing '__global int *' with an expression of type '__global const int *' discards qualifiers"),
+    (13, 0, "initializing '__global int *' with an expression of type '__global volatile int *' discards qualifiers"),
 ];
 
 fn warnings(log: &str) -> Vec<(u32, u32, String)> {
@@ -49,7 +55,12 @@ fn warnings(log: &str) -> Vec<(u32, u32, String)> {
                 Some(k) => &text[..k],
                 None => text,
             };
-            Some((line, col, text.to_string()))
+            // clang: 'const __global int *__private'; oxcl: '__global const int *'.
+            let text = text
+                .replace(" *__private", " *")
+                .replace("'const __global", "'__global const")
+                .replace("'volatile __global", "'__global volatile");
+            Some((line, col, text))
         })
         .collect()
 }
