@@ -284,3 +284,23 @@ fn program_scope_block_rules_are_diagnosed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Physical32: the same modules are valid with 32-bit pointers (12-byte literal headers).
+#[test]
+fn block_forms_validate_on_physical32() {
+    let opts = BuildOptions::parse("-cl-std=CL2.0").expect("options");
+    let target = Target {
+        address_bits: 32,
+        features: vec!["__opencl_c_device_enqueue".into()],
+        ..Target::default()
+    };
+    for src in [EXAMPLE_1, PROGRAM_SCOPE] {
+        let m =
+            clc::compile(src, "blk32.cl", &opts, &target).unwrap_or_else(|e| panic!("{}", e.log));
+        let env =
+            spv::valid::Env::opencl(spv::valid::ClVersion::Cl20, spv::valid::Profile::Full, 32);
+        if let Err(e) = spv::valid::validate(m.module, &env) {
+            panic!("spv::valid: {e:?}");
+        }
+    }
+}
