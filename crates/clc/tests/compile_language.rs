@@ -166,6 +166,70 @@ fn designated_initializers() {
     assert!(err.contains("exceeds array bounds"), "{err}");
 }
 
+/// C11 6.7.9p7 with 6.7.2.1p13: a designator may name a member of an anonymous member
+/// (pyopencl's `cfloat_t` is `union { struct { float real, imag; }; float2 v; }`), in private
+/// and constant objects; positional values after it go on in that member (6.7.9p17). The
+/// values are checked by running the kernel (runtime/tests/anonymous_designators.rs).
+#[test]
+fn designators_into_anonymous_members() {
+    let src = r#"
+        typedef union { struct { float real, imag; }; float2 v; } cf_t;
+        typedef struct { int a; struct { int x, y, z; }; union { int i; float f; }; int b; } S;
+        __constant cf_t cz = { .imag = 2.0f };
+        __constant S cs = { .y = 3, .f = 1.5f, .b = 9 };
+        __kernel void k(__global float *o, __global int *p) {
+            cf_t c = { .real = 1.0f, .imag = 2.0f };
+            S s = { .x = 1, 2, 3, .i = 4 };
+            o[0] = c.imag + cz.imag + cs.f;
+            p[0] = s.y + s.z + s.i + cs.b;
+        }"#;
+    let text = check(compile(src, ""), cl20());
+    // cs = { 0, { 0, 3, 0 }, { 1.5f }, 9 }; a union constant is its bytes: 1.5f is
+    // 0x3fc00000, little-endian 0 0 192 63.
+    assert!(
+        !have(&text) || text.contains("%uchar_0 %uchar_0 %uchar_192 %uchar_63"),
+        "{text}"
+    );
+    assert!(!have(&text) || text.contains("%uint_3 %"), "{text}");
+    let err = compile_err(
+        "typedef struct { int a; struct { int x; }; } S; __kernel void k() { S s = { .y = 1 }; }",
+        "",
+    );
+    assert!(err.contains("does not refer to any field"), "{err}");
+}
+
+/// A comparison has type int (C99 6.5.8p6), so built-in overloads taking int win:
+/// `select(1, 2, a > b)` is `select(int, int, int)`, not ambiguous with `(int, int, uint)`
+/// (clang-15 accepts it).
+#[test]
+fn comparisons_choose_int_overloads() {
+    let src = r#"
+        __kernel void k(__global int *o) {
+            int2 v = (int2)(1, 2);
+            bool b = v.x < v.y;
+            o[0] = select(1, 2, v.x > 0) + select(3, 4, b) + abs(v.x == v.y);
+        }"#;
+    check(compile(src, ""), cl20());
+}
+
+/// clang's `__builtin_expect` (used for `likely`/`unlikely` macros) is its first argument as
+/// a `long`; clang-15 accepts this source.
+#[test]
+fn builtin_expect_is_its_first_argument() {
+    let src = r#"
+        #define likely(x) __builtin_expect(!!(x), 1)
+        __kernel void k(__global int *o) {
+            if (likely(o[1] == 0)) o[0] = 1;
+            o[2] = (int)__builtin_expect(o[3], o[4]);
+        }"#;
+    check(compile(src, ""), cl20());
+    let err = compile_err(
+        "__kernel void k(__global int *o) { o[0] = __builtin_expect(1); }",
+        "",
+    );
+    assert!(err.contains("too few arguments"), "{err}");
+}
+
 #[test]
 fn compound_literals() {
     let src = r#"

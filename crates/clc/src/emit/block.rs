@@ -53,6 +53,9 @@ pub(crate) struct BlockLit {
     pub size: u32,
     pub align: u32,
     pub captures: Vec<Capture>,
+    /// A literal at program scope (§1.12.3 "a global literal"): its `CrossWorkgroup` constant
+    /// variable, whose address is the Block value (cast to `generic uchar *` where used).
+    pub global: Option<spv::Id>,
     /// Local symbols of the enclosing function other than captures (static and `__local`
     /// variables, sampler constants, typedefs, enum constants, tags) that the body may use.
     pub inherited: Vec<(String, Symbol)>,
@@ -242,13 +245,9 @@ impl<'a> Emitter<'a> {
             );
             return None;
         }
-        if self.b.current_function().is_none() {
-            self.error(
-                span,
-                "Block literals at program scope are not supported yet",
-            );
-            return None;
-        }
+        // §1.12.3: "You can also declare a Block as a global literal in program scope" (it
+        // captures nothing: there are no automatic variables there).
+        let at_program_scope = self.b.current_function().is_none();
         // §1.12.5: no variadic Blocks.
         if lit.variadic {
             self.error(
@@ -399,6 +398,84 @@ impl<'a> Emitter<'a> {
         if packed {
             self.b.decorate(struct_ty, spv::Decoration::CPacked, &[]);
         }
+        let (value, global) = if at_program_scope {
+            let var = self.global_literal(struct_ty, size as u32, align as u32);
+            (var, Some(var))
+        } else {
+            (
+                self.fill_literal(
+                    struct_ty,
+                    &member_types,
+                    size,
+                    align,
+                    &caps,
+                    &order,
+                    &fields,
+                ),
+                None,
+            )
+        };
+        // Register the literal; its invoke function is emitted after the current function.
+        let owner = if self.fs.block_owner.is_empty() {
+            self.fs.name.clone()
+        } else {
+            self.fs.block_owner.clone()
+        };
+        let n = self.block_counts.entry(owner.clone()).or_insert(0);
+        *n += 1;
+        // clang: `__<function>_block_invoke[_N]`, and `<variable>_block_invoke` for a
+        // program-scope literal.
+        let prefix = if at_program_scope { "" } else { "__" };
+        let name = if *n == 1 {
+            format!("{prefix}{owner}_block_invoke")
+        } else {
+            format!("{prefix}{owner}_block_invoke_{n}")
+        };
+        let invoke = self.b.id();
+        self.b.name(invoke, &name);
+        let index = self.blocks.len() as u32;
+        self.blocks.push(BlockLit {
+            ret: ret.clone(),
+            params: params.clone(),
+            param_decls: lit.params.clone(),
+            body: lit.body.clone(),
+            name,
+            owner,
+            invoke,
+            kernel: None,
+            struct_ty,
+            size: size as u32,
+            align: align as u32,
+            captures: caps,
+            global,
+            inherited,
+            inherited_tags: tags,
+            span,
+        });
+        self.pending_blocks.push(index);
+        Some(Val {
+            id: value,
+            ty: Type::Block(Box::new(BlockSig {
+                ret,
+                params,
+                literal: Some(index),
+            })),
+        })
+    }
+
+    /// Fills a literal in a private variable with its header and the captured values; the
+    /// Block value is its address as a `generic uchar *`.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_literal(
+        &mut self,
+        struct_ty: spv::Id,
+        member_types: &[spv::Id],
+        size: u64,
+        align: u64,
+        caps: &[Capture],
+        order: &[usize],
+        fields: &[(String, Type, spv::Id)],
+    ) -> spv::Id {
         // Fill the literal.
         let ptr_t = self.b.type_pointer(spv::StorageClass::Function, struct_ty);
         let var = self.b.local_variable(ptr_t);
@@ -409,7 +486,7 @@ impl<'a> Emitter<'a> {
         ];
         let bp = self.block_ptr_ty();
         values.push(self.b.constant_null(bp));
-        for c in &caps {
+        for c in caps {
             let i = order[(c.member - 3) as usize];
             let src = fields[i].2;
             let v = match &fields[i].1 {
@@ -444,49 +521,57 @@ impl<'a> Emitter<'a> {
         let uchar = self.spv_type(&Type::Scalar(Scalar::UChar));
         let fn_uchar = self.b.type_pointer(spv::StorageClass::Function, uchar);
         let raw = self.inst(Op::Bitcast, fn_uchar, vec![Operand::Id(var)]);
-        let generic = self.inst(Op::PtrCastToGeneric, bp, vec![Operand::Id(raw)]);
-        // Register the literal; its invoke function is emitted after the current function.
-        let owner = if self.fs.block_owner.is_empty() {
-            self.fs.name.clone()
-        } else {
-            self.fs.block_owner.clone()
+        self.inst(Op::PtrCastToGeneric, bp, vec![Operand::Id(raw)])
+    }
+
+    /// A program-scope literal: a `CrossWorkgroup` constant `{ size, align, null }` (as clang
+    /// emits `__block_literal_global`); the invoke function is called directly, so the
+    /// invoke pointer stays null (SPIR-V for OpenCL has no function pointers).
+    fn global_literal(&mut self, struct_ty: spv::Id, size: u32, align: u32) -> spv::Id {
+        let uint = self.spv_type(&Type::UINT);
+        let bp = self.block_ptr_ty();
+        let parts = [
+            self.b.constant_u32(uint, size),
+            self.b.constant_u32(uint, align),
+            self.b.constant_null(bp),
+        ];
+        let init = self.b.constant_composite(struct_ty, &parts);
+        let pt = self
+            .b
+            .type_pointer(spv::StorageClass::CrossWorkgroup, struct_ty);
+        let var = self
+            .b
+            .variable(pt, spv::StorageClass::CrossWorkgroup, Some(init));
+        self.b.name(var, "__block_literal_global");
+        self.b.decorate(var, spv::Decoration::Constant, &[]);
+        self.b
+            .decorate(var, spv::Decoration::Alignment, &[Operand::Int(align)]);
+        var
+    }
+
+    /// The value of a Block symbol in the current function: a program-scope literal's
+    /// variable becomes its `generic uchar *` address; other Block values are that already.
+    pub(crate) fn block_symbol_value(&mut self, id: spv::Id, ty: Type) -> Val {
+        let global = match &ty {
+            Type::Block(sig) => sig
+                .literal
+                .and_then(|i| self.blocks.get(i as usize))
+                .and_then(|l| l.global),
+            _ => None,
         };
-        let n = self.block_counts.entry(owner.clone()).or_insert(0);
-        *n += 1;
-        let name = if *n == 1 {
-            format!("__{owner}_block_invoke")
-        } else {
-            format!("__{owner}_block_invoke_{n}")
-        };
-        let invoke = self.b.id();
-        self.b.name(invoke, &name);
-        let index = self.blocks.len() as u32;
-        self.blocks.push(BlockLit {
-            ret: ret.clone(),
-            params: params.clone(),
-            param_decls: lit.params.clone(),
-            body: lit.body.clone(),
-            name,
-            owner,
-            invoke,
-            kernel: None,
-            struct_ty,
-            size: size as u32,
-            align: align as u32,
-            captures: caps,
-            inherited,
-            inherited_tags: tags,
-            span,
-        });
-        self.pending_blocks.push(index);
-        Some(Val {
-            id: generic,
-            ty: Type::Block(Box::new(BlockSig {
-                ret,
-                params,
-                literal: Some(index),
-            })),
-        })
+        match global {
+            Some(var) if self.b.current_function().is_some() => {
+                let uchar = self.spv_type(&Type::Scalar(Scalar::UChar));
+                let gp = self
+                    .b
+                    .type_pointer(spv::StorageClass::CrossWorkgroup, uchar);
+                let raw = self.inst(Op::Bitcast, gp, vec![Operand::Id(var)]);
+                let bp = self.block_ptr_ty();
+                let id = self.inst(Op::PtrCastToGeneric, bp, vec![Operand::Id(raw)]);
+                Val { id, ty }
+            }
+            _ => Val { id, ty },
+        }
     }
 
     /// The return type of a literal without one (§1.12.3): `void` without `return <value>`,
@@ -503,6 +588,12 @@ impl<'a> Emitter<'a> {
         let Some(first) = rets.first() else {
             return Type::Void;
         };
+        if self.b.current_function().is_none() {
+            // At program scope there is nowhere to probe the returned expression: the
+            // literal initializes a Block variable, whose declared return type it takes
+            // (the returned values are converted to it in the invoke function).
+            return self.fs.global_block_ret.clone().unwrap_or(Type::Void);
+        }
         self.scopes.push();
         for (p, t) in lit.params.iter().zip(params) {
             if let Some((name, _)) = &p.declarator.name {
@@ -529,10 +620,22 @@ impl<'a> Emitter<'a> {
     }
 
     /// Emits the invoke functions (and enqueue kernels) of the literals met so far.
+    /// Also emits the pending specializations of functions with Block parameters
+    /// (emit/block_param.rs), whose bodies may hold more literals.
     pub(crate) fn emit_pending_blocks(&mut self) {
-        while !self.pending_blocks.is_empty() {
-            let index = self.pending_blocks.remove(0);
-            self.emit_block_invoke(index);
+        loop {
+            if !self.pending_blocks.is_empty() {
+                let index = self.pending_blocks.remove(0);
+                self.emit_block_invoke(index);
+            } else if !self.pending_block_kernels.is_empty() {
+                let index = self.pending_block_kernels.remove(0);
+                let lit = self.blocks.get(index as usize).cloned();
+                if let Some((lit, kernel)) = lit.and_then(|l| l.kernel.map(|k| (l, k))) {
+                    self.emit_block_kernel(&lit, kernel);
+                }
+            } else if !self.emit_pending_specializations() {
+                break;
+            }
         }
     }
 
@@ -637,15 +740,19 @@ impl<'a> Emitter<'a> {
         self.scopes.pop();
         self.fs = FnState::default();
         if let Some(kernel) = lit.kernel {
-            self.emit_block_kernel(&lit, kernel, &pts);
+            self.emit_block_kernel(&lit, kernel);
         }
     }
 
     /// `void __…_block_invoke_kernel(generic uchar *literal, local void *…)` calling the
     /// invoke function: the kernel that device-side enqueue launches (llvm-spirv's form).
-    fn emit_block_kernel(&mut self, lit: &BlockLit, kernel: spv::Id, pts: &[spv::Id]) {
+    fn emit_block_kernel(&mut self, lit: &BlockLit, kernel: spv::Id) {
+        let mut pts = vec![self.block_ptr_ty()];
+        for t in &lit.params {
+            pts.push(self.spv_type(t));
+        }
         let void = self.b.type_void();
-        let fn_t = self.b.type_function(void, pts);
+        let fn_t = self.b.type_function(void, &pts);
         self.b
             .begin_function(void, Some(kernel), FunctionControl::NONE, fn_t);
         let name = format!("{}_kernel", lit.name);
@@ -680,11 +787,16 @@ impl<'a> Emitter<'a> {
             return Some((k, size, align));
         }
         let k = self.b.id();
-        if let Some(lit) = self.blocks.get_mut(sig.literal? as usize) {
+        let index = sig.literal?;
+        if let Some(lit) = self.blocks.get_mut(index as usize) {
             lit.kernel = Some(k);
         }
-        // The literal's function may already be emitted (a Block variable of an outer
-        // scope is still pending until its function ends, so this is the common case).
+        // Usually the literal's invoke function is still pending (it is emitted after the
+        // enclosing function) and makes the kernel too; a literal already emitted (at program
+        // scope, or passed to a function with a Block parameter) gets its kernel later.
+        if !self.pending_blocks.contains(&index) {
+            self.pending_block_kernels.push(index);
+        }
         Some((k, size, align))
     }
 

@@ -82,6 +82,9 @@ impl<'a> Emitter<'a> {
         if let Some(fam) = builtins::lookup(name) {
             return self.builtin_call(fam, args, span, callee.span);
         }
+        if name == "__builtin_expect" {
+            return self.builtin_expect(args, span);
+        }
         if name == "printf" {
             return self.printf(args, span);
         }
@@ -116,6 +119,9 @@ impl<'a> Emitter<'a> {
                 ),
             );
             return None;
+        }
+        if sig.has_block_params() {
+            return self.specialized_call(name, sig, args, span, name_span);
         }
         let mut ids = Vec::new();
         let mut ok = true;
@@ -203,6 +209,14 @@ impl<'a> Emitter<'a> {
             return Some(0);
         }
         match (arg, param) {
+            // A comparison's value (C99 6.5.8p6: its type is int) and `bool` (promoted to int,
+            // 6.3.1.1p2): int is the best match, then as from int.
+            (Type::Scalar(Scalar::Bool), Type::Scalar(p)) if !is_const => {
+                if *p == Scalar::Int {
+                    return Some(1);
+                }
+                Self::conversion_cost(&Type::INT, param, false).map(|c| c + 1)
+            }
             (Type::Scalar(a), Type::Scalar(p)) => {
                 if is_const && !a.is_float() {
                     return Some(if p.is_float() { 2 } else { 1 });
@@ -719,6 +733,26 @@ impl<'a> Emitter<'a> {
         })
     }
 
+    /// `long __builtin_expect(long exp, long c)` (a clang built-in that OpenCL C code uses for
+    /// `likely`/`unlikely`): the value of `exp` (the expected value `c` is evaluated too).
+    fn builtin_expect(&mut self, args: &[Expr], span: Span) -> Option<Val> {
+        if args.len() != 2 {
+            self.error(
+                span,
+                format!(
+                    "too {} arguments to function call, expected 2, have {}",
+                    if args.len() < 2 { "few" } else { "many" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let v = self.rvalue(&args[0])?;
+        self.rvalue(&args[1])?;
+        let long = Type::Scalar(Scalar::Long);
+        self.assign_convert(v, &long, &args[0], "passing to parameter of type")
+    }
+
     /// `printf` (§6.15.14): OpenCL.std `printf` with the format as a `__constant char *`;
     /// default argument promotions (float → double only when doubles are supported).
     fn printf(&mut self, args: &[Expr], span: Span) -> Option<Val> {
@@ -738,8 +772,10 @@ impl<'a> Emitter<'a> {
         }
         let fmt = self.rvalue(fmt_e)?;
         let mut ops = vec![Operand::Id(fmt.id)];
+        let mut arg_types = Vec::new();
         for a in &args[1..] {
             let v = self.rvalue(a)?;
+            arg_types.push((v.ty.clone(), a.span));
             let v = match &v.ty {
                 Type::Scalar(Scalar::Float) | Type::Scalar(Scalar::Half) if self.opts.fp64 => {
                     let s = v.ty.elem().unwrap_or(Scalar::Float);
@@ -768,6 +804,9 @@ impl<'a> Emitter<'a> {
                 _ => v,
             };
             ops.push(Operand::Id(v.id));
+        }
+        if let ExprKind::StringLit(text) = &fmt_e.kind {
+            self.check_printf_format(text, fmt_e.span, &arg_types);
         }
         let set = self.b.ext_inst_import("OpenCL.std");
         let it = self.scalar_ty(Scalar::Int);

@@ -202,6 +202,31 @@ impl<'a> Emitter<'a> {
     /// Implicit conversion (assignment, argument passing, return, initialization: C99 6.5.16.1
     /// with OpenCL's scalar → vector widening). `what` names the context for the message.
     pub fn implicit_convert(&mut self, v: Val, to: &Type, span: Span, what: &str) -> Option<Val> {
+        // C99 6.5.16.1p1: the pointed-to type must have all the qualifiers of the source's
+        // (clang's -Wincompatible-pointer-types-discards-qualifiers, in its wording).
+        if let (Type::Pointer(f), Type::Pointer(t)) = (&v.ty, to) {
+            // (`__constant` data is const anyway; string literals are `__constant char`.)
+            let const_dropped = f.is_const && !t.is_const && f.space != AddrSpace::Constant;
+            if const_dropped || (f.is_volatile && !t.is_volatile) {
+                let (to_n, from_n) = (self.type_name(to), self.type_name(&v.ty));
+                let msg = match what {
+                    "initializing" => format!(
+                        "initializing '{to_n}' with an expression of type '{from_n}' discards qualifiers"
+                    ),
+                    "assigning to" => {
+                        format!("assigning to '{to_n}' from '{from_n}' discards qualifiers")
+                    }
+                    "returning" => format!(
+                        "returning '{from_n}' from a function with result type '{to_n}' discards qualifiers"
+                    ),
+                    w if w.starts_with("passing") => format!(
+                        "passing '{from_n}' to parameter of type '{to_n}' discards qualifiers"
+                    ),
+                    w => format!("{w} '{to_n}' from '{from_n}' discards qualifiers"),
+                };
+                self.warning(span, msg);
+            }
+        }
         if same_unqualified(&v.ty, to) {
             return Some(Val {
                 id: v.id,
@@ -314,13 +339,6 @@ impl<'a> Emitter<'a> {
             }
             let t = self.spv_type(to);
             id = self.inst(Op::Bitcast, t, vec![Operand::Id(id)]);
-        } else if from_p.is_const && !to_p.is_const && !explicit {
-            let msg = format!(
-                "assigning to '{}' from '{}' discards qualifiers",
-                self.type_name(to),
-                self.type_name(&v.ty)
-            );
-            self.warning(span, msg);
         }
         Some(Val { id, ty: to.clone() })
     }

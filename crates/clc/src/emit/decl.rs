@@ -45,16 +45,8 @@ impl<'a> Emitter<'a> {
                 self.scopes.declare(&name, Symbol::Typedef(ty));
                 continue;
             }
-            if matches!(ty, Type::Block(_)) {
-                if d.spec.storage == Storage::Extern {
-                    // §1.12.5: no extern Block variables.
-                    self.error(nsp, "invalid block variable declaration - using 'extern' storage class is disallowed");
-                } else {
-                    self.error(
-                        nsp,
-                        "Block variables at program scope are not supported yet",
-                    );
-                }
+            if let Type::Block(sig) = &ty {
+                self.global_block_variable(&d.spec, &name, nsp, sig, id.init.as_ref());
                 continue;
             }
             let space = Self::object_space(&d.spec, decl);
@@ -184,18 +176,45 @@ impl<'a> Emitter<'a> {
         }
         let mut slots: Vec<Option<Initializer>> = Vec::new();
         let mut pos = 0usize;
+        // After a designator reaching into a struct sub-object (`.s.x`, or `.x` of an
+        // anonymous member), the next positional values go on in that sub-object (C11
+        // 6.7.9p17: the designated member's object is the current object): its position
+        // and how many members remain after the designated one.
+        let mut inside: Option<(usize, usize)> = None;
         for item in items {
             let (idx, value) = match item {
                 Initializer::Designated(path, value, dsp) => {
-                    let idx = self.designator_index(&path[0], ty)?;
-                    let value = if path.len() > 1 {
+                    let (idx, via_anonymous) = self.designator_index(&path[0], ty)?;
+                    let inner = if via_anonymous {
+                        path.first()
+                    } else {
+                        path.get(1)
+                    };
+                    inside = inner
+                        .map(|d| (idx, self.members_after(ty, idx, d)))
+                        .filter(|(_, n)| *n > 0);
+                    let value = if via_anonymous {
+                        // C11 6.7.9p7 with 6.7.2.1p13: `.x` naming a member of an anonymous
+                        // member designates it inside that member's list.
+                        Initializer::Designated(path.to_vec(), value.clone(), *dsp)
+                    } else if path.len() > 1 {
                         Initializer::Designated(path[1..].to_vec(), value.clone(), *dsp)
                     } else {
                         (**value).clone()
                     };
                     (idx, value)
                 }
-                other => (pos, other.clone()),
+                other => {
+                    if let Some((at, left)) = inside {
+                        if let Some(Some(Initializer::List(sub, _))) = slots.get_mut(at) {
+                            sub.push(other.clone());
+                            inside = (left > 1).then(|| (at, left - 1));
+                            continue;
+                        }
+                    }
+                    inside = None;
+                    (pos, other.clone())
+                }
             };
             if idx > 1 << 20 {
                 self.error(item.span(), "designated index is too large");
@@ -222,23 +241,46 @@ impl<'a> Emitter<'a> {
         Some(Initializer::List(items, *sp))
     }
 
-    /// The element position a designator selects in an object of type `ty`.
-    fn designator_index(&mut self, d: &Designator, ty: &Type) -> Option<usize> {
+    /// How many members of the struct at position `idx` of `ty` follow the member that `d`
+    /// names in it (0 when that is not a struct or `d` is not one of its own members).
+    fn members_after(&self, ty: &Type, idx: usize, d: &Designator) -> usize {
+        let sub = match ty {
+            Type::Record(i) => self
+                .records
+                .get(*i as usize)
+                .and_then(|r| r.fields.get(idx))
+                .map(|f| f.1.clone()),
+            Type::Array(elem, _) => Some((**elem).clone()),
+            _ => None,
+        };
+        let (Some(Type::Record(r)), Designator::Field(name, _)) = (sub, d) else {
+            return 0;
+        };
+        match self.records.get(r as usize) {
+            Some(rec) if !rec.is_union => rec
+                .fields
+                .iter()
+                .position(|(n, _)| n == name)
+                .map_or(0, |k| rec.fields.len() - k - 1),
+            _ => 0,
+        }
+    }
+
+    /// The element position a designator selects in an object of type `ty`, and whether it
+    /// names a member of the anonymous struct/union member at that position.
+    fn designator_index(&mut self, d: &Designator, ty: &Type) -> Option<(usize, bool)> {
         match (d, ty) {
-            (Designator::Field(name, sp), Type::Record(i)) => {
-                let rec = self.records.get(*i as usize)?;
-                match rec.fields.iter().position(|(n, _)| n == name) {
-                    Some(k) => Some(k),
-                    None => {
-                        let msg = format!(
-                            "field designator '{name}' does not refer to any field in type '{}'",
-                            self.type_name(ty)
-                        );
-                        self.error(*sp, msg);
-                        None
-                    }
+            (Designator::Field(name, sp), Type::Record(i)) => match self.member_path(*i, name) {
+                Some(path) => Some((path[0], path.len() > 1)),
+                None => {
+                    let msg = format!(
+                        "field designator '{name}' does not refer to any field in type '{}'",
+                        self.type_name(ty)
+                    );
+                    self.error(*sp, msg);
+                    None
                 }
-            }
+            },
             (Designator::Field(_, sp), _) => {
                 let msg = format!(
                     "field designator cannot initialize a non-struct, non-union type '{}'",
@@ -263,7 +305,7 @@ impl<'a> Emitter<'a> {
                     );
                     return None;
                 }
-                Some(k as usize)
+                Some((k as usize, false))
             }
             (Designator::Index(e), _) => {
                 let msg = format!(
@@ -413,10 +455,16 @@ impl<'a> Emitter<'a> {
                         self.error(nsp, "non-kernel function variable cannot be declared in local address space");
                         continue;
                     }
+                    // OpenCL C 2.0 §6.8: "static" locals are in global or constant space.
+                    if d.spec.storage == Storage::Static {
+                        self.error(
+                            nsp,
+                            "static local variable must reside in global or constant address space",
+                        );
+                        continue;
+                    }
                     // OpenCL C 2.0 §6.5.2: at kernel function scope only.
-                    if self.scopes.depth() > self.fs.body_depth
-                        && !d.spec.storage.eq(&crate::ast::Storage::Static)
-                    {
+                    if self.scopes.depth() > self.fs.body_depth {
                         self.error(nsp, "variables in the local address space can only be declared in the outermost scope of a kernel function");
                         continue;
                     }
@@ -719,7 +767,51 @@ impl<'a> Emitter<'a> {
         if to.is_pointer() && v.ty.is_integer() && self.const_int(e) == Some(0) {
             return Some(self.null_pointer(to));
         }
+        self.warn_constant_conversion(&v.ty, to, e);
         self.implicit_convert(v, to, e.span, what)
+    }
+
+    /// clang's -Wconstant-conversion: an integer constant that does not fit the integer type
+    /// it is converted to in either signedness (C99 6.3.1.3: its value changes).
+    fn warn_constant_conversion(&mut self, from: &Type, to: &Type, e: &Expr) {
+        let (Type::Scalar(f), Type::Scalar(t)) = (from, to) else {
+            return;
+        };
+        if !f.is_integer() || !t.is_integer() || *t == Scalar::Bool || t.bits() >= 64 {
+            return;
+        }
+        let Some(n) = self.const_int(e) else { return };
+        let bits = t.bits();
+        let half = 1i128 << (bits - 1);
+        let fits = if t.is_signed() {
+            // A same-width unsigned source only changes sign (not this warning).
+            (-half..half).contains(&n) || (!f.is_signed() && f.bits() == bits)
+        } else {
+            (-half..2 * half).contains(&n)
+        };
+        if fits {
+            return;
+        }
+        let mut new = n & ((1i128 << bits) - 1);
+        if t.is_signed() && new >= half {
+            new -= 1i128 << bits;
+        }
+        // clang spells OpenCL's unsigned typedefs with what they stand for.
+        let spell = |s: &Scalar| {
+            let name = self.type_name(&Type::Scalar(*s));
+            match s {
+                Scalar::UChar | Scalar::UShort | Scalar::UInt | Scalar::ULong => {
+                    format!("'{name}' (aka 'unsigned {}')", &name[1..])
+                }
+                _ => format!("'{name}'"),
+            }
+        };
+        let msg = format!(
+            "implicit conversion from {} to {} changes value from {n} to {new}",
+            spell(f),
+            spell(t)
+        );
+        self.warning(e.span, msg);
     }
 
     /// A constant initializer (program-scope and `__constant` variables) of type `ty`.
@@ -1076,15 +1168,15 @@ impl<'a> Emitter<'a> {
         sig: &crate::sema::types::BlockSig,
         init: Option<&Initializer>,
     ) {
-        // §1.12.5: Block variables are not extern or static.
-        match spec.storage {
-            Storage::Extern => {
-                self.error(nsp, "invalid block variable declaration - using 'extern' storage class is disallowed");
-                return;
-            }
-            // §1.12.3: a literal "may be used as the initialization value for Block
-            // variables at global or local static scope": bound like an automatic one.
-            _ => {}
+        // §1.12.5: Block variables are not extern. §1.12.3: a literal "may be used as the
+        // initialization value for Block variables at global or local static scope": a
+        // static one is bound like an automatic one.
+        if spec.storage == Storage::Extern {
+            self.error(
+                nsp,
+                "invalid block variable declaration - using 'extern' storage class is disallowed",
+            );
+            return;
         }
         // §1.12.5: "all block variables must be initialized at declaration time".
         let Some(init) = init else {
@@ -1101,13 +1193,86 @@ impl<'a> Emitter<'a> {
             );
             return;
         };
-        let Some(v) = self.rvalue(e) else { return };
+        let Some(v) = self.rvalue(e) else {
+            // Diagnosed: uses of the variable are not "undeclared" too.
+            self.recovered_names.insert(name.to_string());
+            return;
+        };
+        self.bind_block_variable(name, sig, v, e);
+    }
+
+    /// `ret (^name)(params) = <Block>;` at program scope (§1.12.3: "You can also declare a
+    /// Block as a global literal in program scope"; §1.12.5: not `extern`, initialized at its
+    /// declaration, implicitly const): bound to a program-scope literal, or to the literal of
+    /// another program-scope Block variable.
+    fn global_block_variable(
+        &mut self,
+        spec: &crate::ast::DeclSpec,
+        name: &str,
+        nsp: crate::source::Span,
+        sig: &crate::sema::types::BlockSig,
+        init: Option<&Initializer>,
+    ) {
+        if spec.storage == Storage::Extern {
+            self.error(
+                nsp,
+                "invalid block variable declaration - using 'extern' storage class is disallowed",
+            );
+            return;
+        }
+        let Some(init) = init else {
+            self.error(
+                nsp,
+                "invalid block variable declaration - must be initialized",
+            );
+            return;
+        };
+        let Initializer::Expr(e) = init else {
+            self.error(
+                init.span(),
+                "a Block variable must be initialized with a Block",
+            );
+            return;
+        };
+        if self.scopes.declared_here(name).is_some() {
+            self.error(nsp, format!("redefinition of '{name}'"));
+            return;
+        }
+        // The literal's invoke function is named after the variable (as clang does).
+        self.fs.block_owner = name.to_string();
+        self.fs.global_block_ret = Some(sig.ret.clone());
+        let v = self.rvalue(e);
+        self.fs.block_owner.clear();
+        self.fs.global_block_ret = None;
+        let Some(v) = v else {
+            self.recovered_names.insert(name.to_string());
+            return;
+        };
+        self.bind_block_variable(name, sig, v, e);
+    }
+
+    /// Declares Block variable `name` as the Block value `v` (of the same signature).
+    fn bind_block_variable(
+        &mut self,
+        name: &str,
+        sig: &crate::sema::types::BlockSig,
+        v: Val,
+        e: &Expr,
+    ) {
         match &v.ty {
-            Type::Block(got) if got.same_signature(sig) => {
+            Type::Block(got) if got.same_signature(sig) && got.literal.is_some() => {
                 self.scopes
                     .declare(name, Symbol::Value { id: v.id, ty: v.ty });
             }
+            Type::Block(got) if got.same_signature(sig) => {
+                self.recovered_names.insert(name.to_string());
+                self.error(
+                    e.span,
+                    "a Block variable must be initialized with a Block literal or Block variable (Blocks must be statically determinable, OpenCL C 2.0 §1.12.5)",
+                );
+            }
             other => {
+                self.recovered_names.insert(name.to_string());
                 let msg = format!(
                     "initializing '{}' with an expression of incompatible type '{}'",
                     self.type_name(&Type::Block(Box::new(sig.clone()))),

@@ -397,7 +397,7 @@ impl<'a> Emitter<'a> {
                 is_const,
             })),
             Some(Symbol::EnumConst(v)) => Some(Place::R(self.int_val(Scalar::Int, v as i128))),
-            Some(Symbol::Value { id, ty }) => Some(Place::R(Val { id, ty })),
+            Some(Symbol::Value { id, ty }) => Some(Place::R(self.block_symbol_value(id, ty))),
             Some(Symbol::Typedef(_)) => {
                 self.error(
                     span,
@@ -755,7 +755,7 @@ impl<'a> Emitter<'a> {
                 // C99 6.5.2.3: a member of a union value (a function's result) is the
                 // value of that member: the union's bytes read as the member's type,
                 // through a private copy of the value.
-                let union_ptr = self.ptr_ty(AddrSpace::Private, &ty);
+                let union_ptr = self.ptr_ty(AddrSpace::Private, ty);
                 let copy = self.b.local_variable(union_ptr);
                 self.b
                     .inst_no_result(Op::Store, vec![Operand::Id(copy), Operand::Id(v.id)]);
@@ -842,7 +842,12 @@ impl<'a> Emitter<'a> {
             ExprKind::CompoundLit(..) => self.rvalue(e),
             ExprKind::SizeofType(tn) => {
                 let ty = self.resolve_type_name(tn)?;
-                if !self.is_complete(&ty) && ty != Type::Void {
+                // C99 6.5.3.4p1 (clang in OpenCL C: no GNU `sizeof(void)`).
+                if ty == Type::Void {
+                    self.error(e.span, "invalid application of 'sizeof' to a void type");
+                    return None;
+                }
+                if !self.is_complete(&ty) {
                     self.error(
                         e.span,
                         format!(
@@ -1335,6 +1340,20 @@ impl<'a> Emitter<'a> {
         }
         let av = self.rvalue(a)?;
         let bv = self.rvalue(b)?;
+        // clang's -Wdivision-by-zero: integer division by a constant 0 is undefined (C99
+        // 6.5.5p5).
+        if matches!(op, BinOp::Div | BinOp::Rem)
+            && av.ty.elem().is_some_and(|s| s.is_integer())
+            && bv.ty.elem().is_some_and(|s| s.is_integer())
+            && self.const_int(b) == Some(0)
+        {
+            let what = if op == BinOp::Div {
+                "division"
+            } else {
+                "remainder"
+            };
+            self.warning(span, format!("{what} by zero is undefined"));
+        }
         // Pointer comparisons with a null pointer constant.
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             if av.ty.is_pointer() && is_zero_literal(b) {

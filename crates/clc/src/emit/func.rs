@@ -29,13 +29,31 @@ impl<'a> Emitter<'a> {
         // function is visible from its first declaration on.
         for item in &tu.items {
             match item {
-                ExternalDecl::Declaration(d) => self.global_declaration(d),
+                ExternalDecl::Declaration(d) => {
+                    self.global_declaration(d);
+                    self.emit_pending_blocks();
+                }
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
-                    self.function_body(f);
+                    let template = f.declarator.name.as_ref().and_then(|(n, sp)| {
+                        self.funcs
+                            .get(n)
+                            .filter(|s| s.has_block_params() && s.span == *sp)
+                            .map(|_| n.clone())
+                    });
+                    match template {
+                        // Emitted per call (emit/block_param.rs).
+                        Some(n) => {
+                            self.templates.defs.insert(n, f.clone());
+                        }
+                        None => self.function_body_as(f, None),
+                    }
                     self.emit_pending_blocks();
                 }
             }
+        }
+        if self.opts.linkage {
+            self.undefined_templates();
         }
         self.check_recursion();
     }
@@ -103,11 +121,15 @@ impl<'a> Emitter<'a> {
             self.error(p.span, "argument may not have 'void' type");
             return None;
         }
-        if matches!(ty, Type::Block(_)) {
-            self.error(
-                p.span,
-                "Block parameters of functions are not supported yet (pass a Block literal to enqueue_kernel or call a Block variable)",
+        // OpenCL C 2.0 §1.12.5 Example 1 passes Blocks to functions; OpenCL C 3.0 §6.12.5:
+        // "A block cannot be a return value or a parameter of a function" (clang's message).
+        if matches!(ty, Type::Block(_)) && self.opts.cl_version != 200 {
+            let msg = format!(
+                "declaring function parameter of type '{}' is not allowed",
+                self.type_name(&ty)
             );
+            let at = p.declarator.name.as_ref().map_or(p.span, |n| n.1);
+            self.error(at, msg);
             return None;
         }
         Some((ty, Self::object_const(&p.spec, &p.declarator)))
@@ -133,6 +155,8 @@ impl<'a> Emitter<'a> {
             return;
         };
         let Some((ret, params, variadic)) = self.function_type(spec, d) else {
+            // Already diagnosed: calls to it are not "implicit declarations" too.
+            self.recovered_names.insert(name);
             return;
         };
         if variadic {
@@ -205,6 +229,14 @@ impl<'a> Emitter<'a> {
                             "'bool' cannot be used as the type of a kernel parameter",
                         );
                     }
+                    // §6.9: kernel arguments come from the host; a Block cannot.
+                    Type::Block(_) => {
+                        let msg = format!(
+                            "declaring function parameter of type '{}' is not allowed",
+                            self.type_name(pty)
+                        );
+                        self.error(at, msg);
+                    }
                     Type::Scalar(Scalar::Half) | Type::Vector(Scalar::Half, _)
                         if !self.opts.fp16 =>
                     {
@@ -239,7 +271,10 @@ impl<'a> Emitter<'a> {
             return;
         }
         let id = self.b.id();
-        self.b.name(id, &name);
+        // A function with Block parameters is only emitted as its specializations.
+        if !param_types.iter().any(|t| matches!(t, Type::Block(_))) {
+            self.b.name(id, &name);
+        }
         self.funcs.insert(
             name,
             FuncSig {
@@ -254,13 +289,22 @@ impl<'a> Emitter<'a> {
         );
     }
 
-    fn function_body(&mut self, f: &FunctionDef) {
+    /// Emits a function's body; for a specialization of a function with Block parameters
+    /// (emit/block_param.rs), as that specialization's function with its Blocks bound.
+    pub(crate) fn function_body_as(
+        &mut self,
+        f: &FunctionDef,
+        spec: Option<&super::block_param::Specialization>,
+    ) {
         let Some((name, name_span)) = f.declarator.name.clone() else {
             return;
         };
-        let Some(sig) = self.funcs.get(&name).cloned() else {
+        let Some(mut sig) = self.funcs.get(&name).cloned() else {
             return;
         };
+        if let Some(spec) = spec {
+            sig.id = spec.id;
+        }
         if sig.span != name_span {
             // A second definition (already diagnosed) or signature errors.
             return;
@@ -280,11 +324,12 @@ impl<'a> Emitter<'a> {
             name: name.clone(),
             ret: Some(sig.ret.clone()),
             is_kernel: sig.is_kernel,
+            block_owner: spec.map(|s| s.spec_name.clone()).unwrap_or_default(),
             ..FnState::default()
         };
         self.b
             .begin_function(ret_t, Some(sig.id), FunctionControl::NONE, fn_t);
-        if self.opts.linkage && !sig.is_kernel && !sig.is_static {
+        if self.opts.linkage && !sig.is_kernel && !sig.is_static && spec.is_none() {
             self.link_decoration(sig.id, &name, LINKAGE_EXPORT);
         }
         let mut param_ids = Vec::new();
@@ -317,7 +362,26 @@ impl<'a> Emitter<'a> {
         self.begin_block(entry);
         self.fs.entry = Some(entry);
         self.scopes.push();
+        let mut block_k = 0;
         for (i, (pname, pty, is_const)) in params.iter().enumerate() {
+            if let (Some(spec), Type::Block(bsig)) = (spec, pty) {
+                // The Block parameter is its literal's address, bound to the literal.
+                let ty = self.bound_block_param(spec, block_k, bsig);
+                block_k += 1;
+                if let Some((pname, psp)) = pname {
+                    if self.scopes.declared_here(pname).is_some() {
+                        self.error(*psp, format!("redefinition of parameter '{pname}'"));
+                    }
+                    self.scopes.declare(
+                        pname,
+                        Symbol::Value {
+                            id: param_ids[i],
+                            ty,
+                        },
+                    );
+                }
+                continue;
+            }
             let byval = is_kernel && matches!(pty, Type::Record(_));
             if byval {
                 // Kernel structs arrive as a pointer to a private copy (FuncParamAttr ByVal,
@@ -636,7 +700,11 @@ impl<'a> Emitter<'a> {
             .values()
             .flatten()
             .map(|(callee, _)| callee.clone())
-            .filter(|callee| self.funcs.get(callee).is_some_and(|s| !s.defined))
+            .filter(|callee| {
+                self.funcs
+                    .get(callee)
+                    .is_some_and(|s| !s.defined && !s.has_block_params())
+            })
             .collect();
         called.sort();
         called.dedup();

@@ -9,6 +9,7 @@
 //! - integer types have signedness 0 (env 2.1); the OpenCL C signedness lives in [`Type`].
 
 mod block;
+mod block_param;
 mod call;
 mod consts;
 mod convert;
@@ -18,6 +19,7 @@ mod expr;
 mod func;
 mod image;
 mod pipe;
+mod printf_format;
 mod stmt;
 mod types;
 
@@ -149,6 +151,9 @@ pub(crate) struct FnState {
     pub entry: Option<Id>,
     /// In a Block invoke function: the top-level function that encloses the literal.
     pub block_owner: String,
+    /// At program scope, while a Block variable's initializer is evaluated: the variable's
+    /// return type (what a literal without one returns, §1.12.3).
+    pub global_block_ret: Option<Type>,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -184,8 +189,12 @@ pub(crate) struct Emitter<'a> {
     pub(crate) blocks: Vec<block::BlockLit>,
     /// Literals whose invoke function is still to be emitted.
     pub(crate) pending_blocks: Vec<u32>,
+    /// Literals whose enqueue kernel was asked for after their invoke function was emitted.
+    pub(crate) pending_block_kernels: Vec<u32>,
     /// Literals per top-level function (for the `_block_invoke_N` names).
     pub(crate) block_counts: HashMap<String, u32>,
+    /// Functions with Block parameters, emitted per call's literals.
+    pub(crate) templates: block_param::Templates,
     /// `struct.ndrange_t`, made once.
     pub(crate) ndrange_ty: Option<Id>,
     /// Expanded overloads of the built-in families called so far, by family name.
@@ -227,7 +236,9 @@ impl<'a> Emitter<'a> {
             recovered_names: HashSet::new(),
             blocks: Vec::new(),
             pending_blocks: Vec::new(),
+            pending_block_kernels: Vec::new(),
             block_counts: HashMap::new(),
+            templates: block_param::Templates::default(),
             ndrange_ty: None,
             overload_cache: HashMap::new(),
         }

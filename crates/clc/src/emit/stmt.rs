@@ -25,6 +25,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Expr(None) => {}
             StmtKind::Error => self.fs.saw_syntax_error = true,
             StmtKind::Expr(Some(e)) => {
+                self.warn_unused_pure_call(e);
                 let _ = self.rvalue_or_void(e);
             }
             StmtKind::If(c, then, els) => {
@@ -369,6 +370,46 @@ impl<'a> Emitter<'a> {
         self.fs.case_blocks.pop();
         self.branch(end);
         self.begin_block(end);
+    }
+
+    /// clang's `-Wunused-value` for a discarded call of a built-in that opencl-c.h declares
+    /// `__attribute__((const))` (work-item, math, integer, common, geometric and relational
+    /// functions without pointer parameters, conversions and `as_<type>`): the call has no
+    /// effect.
+    fn warn_unused_pure_call(&mut self, e: &crate::ast::Expr) {
+        let crate::ast::ExprKind::Call(callee, _) = &e.kind else {
+            return;
+        };
+        let crate::ast::ExprKind::Ident(name) = &callee.kind else {
+            return;
+        };
+        if self.funcs.contains_key(name) || self.scopes.lookup(name).is_some() {
+            return;
+        }
+        let pure = match builtins::lookup(name) {
+            Some(fam) => {
+                matches!(
+                    fam.category,
+                    builtins::Category::WorkItem
+                        | builtins::Category::Math
+                        | builtins::Category::HalfMath
+                        | builtins::Category::NativeMath
+                        | builtins::Category::Integer
+                        | builtins::Category::Common
+                        | builtins::Category::Geometric
+                        | builtins::Category::Relational
+                ) && !fam.sigs.iter().any(|s| s.contains('*'))
+            }
+            None => {
+                builtins::parse_convert(name).is_some() || builtins::parse_as_type(name).is_some()
+            }
+        };
+        if pure {
+            self.warning(
+                e.span,
+                "ignoring return value of function declared with const attribute",
+            );
+        }
     }
 }
 

@@ -45,6 +45,14 @@ impl<'a> Emitter<'a> {
         }
         let t = self.base_type_no_pipe(spec)?;
         if !spec.pipe {
+            // OpenCL C 2.0 §6.6: access qualifiers are for images (and pipes).
+            if spec.quals.access.is_some() && !matches!(t, Type::Image(_)) {
+                self.error(
+                    spec.span,
+                    "access qualifier can only be used for pipe and image type",
+                );
+                return None;
+            }
             return Some(t);
         }
         // §6.13.16: pipes need OpenCL C 2.0 (or 3.0 with `__opencl_c_pipes`).

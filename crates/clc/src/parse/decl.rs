@@ -272,6 +272,12 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     if let Some(a) = addr_space_keyword(t) {
+                        // OpenCL C 2.0 §6.5: "a type … cannot be qualified with more than one
+                        // address space qualifier".
+                        if spec.addr.is_some_and(|b| b != a) {
+                            let sp = self.span();
+                            self.error_at(sp, "multiple address spaces specified for type");
+                        }
                         spec.addr = Some(a);
                     } else if have_type || signedness.is_some() {
                         break;

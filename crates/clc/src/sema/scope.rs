@@ -40,6 +40,9 @@ pub enum Tag {
     Enum,
 }
 
+/// The ordinary identifiers and tags of the enclosing function (`Scopes::local_symbols`).
+pub type LocalSymbols = (Vec<(String, Symbol)>, Vec<(String, Tag)>);
+
 /// The stack of open scopes; index 0 is file scope.
 #[derive(Debug)]
 pub struct Scopes {
@@ -108,7 +111,7 @@ impl Scopes {
 
     /// Every ordinary identifier and tag visible outside file scope (the innermost one of
     /// each name): what a Block literal's body sees of its enclosing function (§1.12.3).
-    pub fn local_symbols(&self) -> (Vec<(String, Symbol)>, Vec<(String, Tag)>) {
+    pub fn local_symbols(&self) -> LocalSymbols {
         let mut names: HashMap<String, Symbol> = HashMap::new();
         let mut tags: HashMap<String, Tag> = HashMap::new();
         for s in self.stack.iter().skip(1) {

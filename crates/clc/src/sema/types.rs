@@ -388,6 +388,9 @@ impl Type {
                 if p.is_const {
                     s.push_str("const ");
                 }
+                if p.is_volatile {
+                    s.push_str("volatile ");
+                }
                 s.push_str(&p.ty.display(records));
                 s.push_str(" *");
                 s
