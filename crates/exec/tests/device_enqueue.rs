@@ -50,6 +50,14 @@ fn null_event_pointers() {
 }
 
 #[test]
+fn clk_null_event_constant() {
+    let Some(m) = module() else { return };
+    for e in cases::engines() {
+        cases::null_event_constant(&*e, &m);
+    }
+}
+
+#[test]
 fn profiling_exec_time_and_complete() {
     let Some(m) = module() else { return };
     for e in cases::engines() {

@@ -811,3 +811,73 @@ fn unsupported_constructs_name_the_instruction_and_its_offset() {
         other => panic!("expected Unsupported, got {other:?}"),
     }
 }
+
+/// llvm-spirv-15's `CLK_NULL_EVENT` (`OpConvertUToPtr %DeviceEvent %SIZE_MAX`, accepted by
+/// `spv::valid` as a tolerance) is the null device event: the pointer-sized all-ones handle
+/// (kir `enqueue` docs), passed as is to `is_valid`. Any other constant names no event and is
+/// reported as unsupported.
+#[test]
+fn clk_null_event_constant_lowers_to_the_all_ones_handle() {
+    let module = |value: &str| {
+        format!(
+            r#"
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability DeviceEnqueue
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+      %ulong = OpTypeInt 64 0
+        %dev = OpTypeDeviceEvent
+          %c = OpConstant %ulong {value}
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+          %l = OpLabel
+          %e = OpConvertUToPtr %dev %c
+          %v = OpIsValidEvent %bool %e
+               OpReturn
+               OpFunctionEnd
+"#
+        )
+    };
+    let Some(result) = lower_asm(&module("18446744073709551615")) else {
+        return;
+    };
+    let m = result.expect("CLK_NULL_EVENT lowers");
+    let insts = all_insts(&m);
+    let handle = insts.iter().find_map(|d| match d {
+        InstData::Enqueue {
+            op: kir::EnqueueOp::IsValid,
+            args,
+            ..
+        } => Some(args[0]),
+        _ => None,
+    });
+    let handle = handle.expect("an is_valid enqueue instruction");
+    let f = lower_common::kernel_func(&m, "k");
+    assert_eq!(f.dfg.value_type(handle), kir::Type::I64);
+    let bytes = match f.dfg.value_def(handle) {
+        kir::ValueDef::Result(i) => match f.dfg.inst(i) {
+            InstData::Const { bytes } => Some(bytes.clone()),
+            _ => None,
+        },
+        kir::ValueDef::Param(..) => None,
+    };
+    assert_eq!(
+        bytes,
+        Some(vec![0xff; 8]),
+        "the handle is the all-ones constant"
+    );
+
+    let Some(result) = lower_asm(&module("5")) else {
+        return;
+    };
+    match result {
+        Err(kir::lower::LowerError::Unsupported { instruction, .. }) => {
+            assert!(instruction.contains("OpConvertUToPtr"), "{instruction}");
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}

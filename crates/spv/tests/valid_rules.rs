@@ -1864,3 +1864,59 @@ fn a_function_is_not_a_value() {
         "a function's id is used only as the Function of OpFunctionCall",
     );
 }
+
+/// The CLK_NULL_EVENT tolerance (llvm-spirv-15's `OpConvertUToPtr %DeviceEvent %constant`) is
+/// exactly that pattern: SPIR-V 3.32.11 ("Result Type must be a physical pointer type")
+/// still rejects a non-constant operand converted to a device event and a constant converted
+/// to any other non-pointer type.
+#[test]
+fn convert_u_to_ptr_device_event_tolerance_is_narrow() {
+    let globals = "%dev = OpTypeDeviceEvent\n\
+                   %ulong_max = OpConstant %ulong 18446744073709551615\n";
+    let caps = ["DeviceEnqueue"];
+    let ok = kernel(
+        &caps,
+        globals,
+        "%e = OpConvertUToPtr %dev %ulong_max\nOpReturn",
+    );
+    if let Some(r) = check_text(&ok, "1.0", &cl20()) {
+        expect_ok(r);
+    }
+    // spirv-val, without the tolerance, rejects even the producer pattern.
+    if let Some(binary) = common::assemble(&ok, "1.0") {
+        if let Some((valid, log)) = common::spirv_val(&binary, "opencl2.0") {
+            assert!(
+                !valid,
+                "spirv-val accepted OpConvertUToPtr to OpTypeDeviceEvent"
+            );
+            assert!(log.contains("ConvertUToPtr"), "{log}");
+        }
+    }
+    let zero = kernel(
+        &caps,
+        globals,
+        "%e = OpConvertUToPtr %dev %ulong_0\nOpReturn",
+    );
+    if let Some(r) = check_text(&zero, "1.0", &cl20()) {
+        expect_ok(r);
+    }
+    // A value computed at run time is not the producer pattern.
+    let computed = kernel(
+        &caps,
+        globals,
+        "%x = OpIAdd %ulong %ulong_max %ulong_0\n\
+         %e = OpConvertUToPtr %dev %x\nOpReturn",
+    );
+    if let Some(r) = check_text(&computed, "1.0", &cl20()) {
+        expect_rule(r, "SPIR-V 3.32.11");
+    }
+    // Another non-pointer Result Type (an integer) stays invalid.
+    let to_int = kernel(
+        &caps,
+        globals,
+        "%e = OpConvertUToPtr %uint %ulong_max\nOpReturn",
+    );
+    if let Some(r) = check_text(&to_int, "1.0", &cl20()) {
+        expect_rule(r, "SPIR-V 3.32.11");
+    }
+}

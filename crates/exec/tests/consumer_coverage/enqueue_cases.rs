@@ -75,6 +75,31 @@ kernel void null_events(global int *out) {
     release_event(evt);
 }
 
+kernel void null_event_constant(global int *out) {
+    queue_t q = get_default_queue();
+    clk_event_t none = CLK_NULL_EVENT;
+    out[0] = is_valid_event(none);
+    out[1] = is_valid_event(CLK_NULL_EVENT);
+    clk_event_t e = CLK_NULL_EVENT;
+    out[2] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(2), 0, NULL, &e,
+        ^{ out[10 + get_global_id(0)] = 4; });
+    out[3] = is_valid_event(e);
+    clk_event_t m = CLK_NULL_EVENT;
+    out[4] = enqueue_marker(q, 1, &none, &m);
+    out[5] = is_valid_event(m);
+    out[6] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &none, NULL,
+        ^{ out[12] = 9; });
+    out[7] = enqueue_marker(q, 1, &e, &m);
+    out[8] = is_valid_event(m);
+    clk_event_t pair[2] = {e, CLK_NULL_EVENT};
+    out[9] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 2, pair, NULL,
+        ^{ out[13] = 9; });
+    out[14] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &m, NULL,
+        ^{ out[15] = out[10] + out[11] + 1; });
+    release_event(e);
+    release_event(m);
+}
+
 kernel void profiling(global int *out, global ulong *prof) {
     queue_t q = get_default_queue();
     clk_event_t p;
@@ -157,6 +182,7 @@ pub fn run_all() -> BTreeSet<Op> {
         nested(&*e, &m);
         events(&*e, &m);
         null_events(&*e, &m);
+        null_event_constant(&*e, &m);
         profiling(&*e, &m);
         two_d(&*e, &m);
         errors(&*e, &m);
@@ -310,6 +336,45 @@ pub fn null_events(e: &dyn Engine, m: &kir::Module) {
     let got: Vec<i32> = (0..10).map(|i| int(&out[0], i)).collect();
     // Three CLK_SUCCESS; the first child wrote 3s, the second waited for it (3 + 3 + 1).
     assert_eq!(got, [0, 3, 3, 3, 3, 0, 7, 0, 5, 5], "{}", e.name());
+}
+
+/// Scenario `null_event_constant` (test `device_enqueue::clk_null_event_constant`): clang's
+/// `CLK_NULL_EVENT` (llvm-spirv-15: `OpConvertUToPtr %DeviceEvent %ulong_max`, accepted by
+/// oxcl's validator as a documented tolerance) "refers to an invalid device event" (OpenCL C
+/// 2.0 §6.13.17): `is_valid_event` gives 0; an event variable initialised with it and then
+/// used as `event_ret` becomes valid; a wait list holding it gives
+/// `CLK_INVALID_EVENT_WAIT_LIST` (-57 in opencl-c-base.h; §6.13.17.1 and .3: "event objects in
+/// event_wait_list are not valid events"), the command is not queued and `event_ret` is left
+/// alone. Valid wait lists succeed and their commands run.
+pub fn null_event_constant(e: &dyn Engine, m: &kir::Module) {
+    let out = run(
+        e,
+        m,
+        "null_event_constant",
+        NdRange::new_1d(1, 1),
+        &[8],
+        Some(QUEUE),
+    );
+    let got: Vec<i32> = (0..16).map(|i| int(&out[0], i)).collect();
+    let want = [
+        0,   // is_valid_event(none)
+        0,   // is_valid_event(CLK_NULL_EVENT)
+        0,   // enqueue_kernel with event_ret: CLK_SUCCESS
+        1,   // e is now a valid event
+        -57, // marker waiting on CLK_NULL_EVENT
+        0,   // m untouched: still CLK_NULL_EVENT
+        -57, // kernel waiting on CLK_NULL_EVENT
+        0,   // marker waiting on e: CLK_SUCCESS
+        1,   // m is now valid
+        -57, // wait list {e, CLK_NULL_EVENT}
+        4,   // first child, work-item 0
+        4,   // first child, work-item 1
+        0,   // the rejected kernel did not run
+        0,   // the second rejected kernel did not run
+        0,   // kernel waiting on the marker: CLK_SUCCESS
+        9,   // it ran after the first child: 4 + 4 + 1
+    ];
+    assert_eq!(got, want, "{}", e.name());
 }
 
 /// Scenario `profiling` (test `device_enqueue::profiling_exec_time_and_complete`): a child P

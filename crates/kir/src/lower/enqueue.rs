@@ -13,6 +13,12 @@
 //! globalWorkSize[3], localWorkSize[3]`, clang's `struct ndrange_t`): the dimension is 1 for
 //! scalar operands, the array length for arrays; unused entries are 0 (a local size of 0 lets
 //! the implementation choose, OpenCL C 2.0 §6.13.17.1).
+//!
+//! `OpConvertUToPtr %DeviceEvent %c` (llvm-spirv-15's `CLK_NULL_EVENT`, the tolerance of
+//! `spv::valid`'s types rules) with `c` an all-ones integer constant is the null device
+//! event handle (all ones, pointer-sized): an invalid event (OpenCL C 2.0 §6.13.17: "refers to
+//! an invalid device event"), so `is_valid_event` gives false and a wait list holding it gives
+//! `CLK_INVALID_EVENT_WAIT_LIST`. Other constants name no event and are not supported.
 
 use spv::{Instruction, Op};
 
@@ -102,6 +108,48 @@ impl FnLower<'_, '_> {
             }
             _ => Err(inst.unsupported("this device-side enqueue instruction")),
         }
+    }
+
+    /// Whether `inst` is an `OpConvertUToPtr` to `OpTypeDeviceEvent` (llvm-spirv-15's
+    /// `CLK_NULL_EVENT`).
+    pub(crate) fn is_device_event_from_int(&self, inst: &Instruction) -> bool {
+        inst.op == Op::ConvertUToPtr
+            && inst.result_type.is_some_and(|rt| {
+                matches!(
+                    self.m.info.types.get(rt.0).map(|t| &t.kind),
+                    Some(TypeKind::Opaque {
+                        what: "clk_event_t"
+                    })
+                )
+            })
+    }
+
+    /// `OpConvertUToPtr %DeviceEvent %c`: the null device event when `c` is an all-ones
+    /// integer constant (`SIZE_MAX` in clang's `CLK_NULL_EVENT`).
+    pub(crate) fn lower_null_event(&mut self, inst: &Instruction) -> Result<(), LowerError> {
+        let id = inst.id_op(0)?;
+        let width = self.m.info.constants.get(&id).and_then(|c| {
+            match self.m.info.types.get(c.ty()).map(|t| &t.kind) {
+                Some(TypeKind::Int { width, .. }) => Some(*width),
+                _ => None,
+            }
+        });
+        let all_ones = match width {
+            Some(w) if (1..=64).contains(&w) => {
+                let mask = u64::MAX >> (64 - w);
+                super::constants::scalar_value(&self.m.info, id)? & mask == mask
+            }
+            _ => false,
+        };
+        if !all_ones {
+            return Err(inst.unsupported(
+                "a device event converted from anything but an all-ones integer constant (CLK_NULL_EVENT)",
+            ));
+        }
+        let ty = self.ptr_int();
+        let v = self.int_const(ty, u64::MAX);
+        self.vals.insert(inst.res()?, v);
+        Ok(())
     }
 
     /// Values of the operands at `indices`.

@@ -118,6 +118,9 @@ impl FnLower<'_, '_> {
             let arg = self.value(inst.id_op(0)?, inst)?;
             return self.define(inst, InstData::Test { op: top, arg });
         }
+        if self.is_device_event_from_int(inst) {
+            return self.lower_null_event(inst);
+        }
         if let Some(cop) = convert_op(op) {
             return self.lower_convert(inst, cop);
         }

@@ -3,6 +3,15 @@
 //! composite and vector instructions (and `OpConstantComposite`), access chains, `OpSelect`,
 //! `OpPhi` and `OpCopyObject`.
 //! OpenCL integers have no signedness, so "same type" means the same declaration.
+//!
+//! One compatibility tolerance: `OpConvertUToPtr` whose Result Type is `OpTypeDeviceEvent` and
+//! whose operand is an integer `OpConstant`. SPIR-V 3.32.11 wants a physical pointer Result
+//! Type, and spirv-val rejects the instruction, but clang-15's opencl-c-base.h defines
+//! `CLK_NULL_EVENT` as `__builtin_astype(SIZE_MAX, clk_event_t)` and llvm-spirv-15 emits it as
+//! `OpConvertUToPtr %DeviceEvent %size_max`; users run such clang-built kernels and expect
+//! what PoCL does with the same source. The value names the null device event (kir lowers an
+//! all-ones constant to `CLK_NULL_EVENT`, an invalid event). Every other `OpConvertUToPtr`
+//! (a non-constant or non-integer operand, any other non-pointer Result Type) stays invalid.
 
 use super::context::Ctx;
 use crate::{Id, Op, StorageClass};
@@ -36,6 +45,23 @@ fn shape(ctx: &Ctx<'_>, ty: Id) -> Option<Shape> {
         _ => return None,
     };
     Some(Shape { kind, width, count })
+}
+
+/// The tolerance of the module doc: `OpConvertUToPtr` whose Result Type is
+/// `OpTypeDeviceEvent` and whose operand is an integer `OpConstant` (llvm-spirv-15's
+/// `CLK_NULL_EVENT`). Anything else converting to `OpTypeDeviceEvent` stays invalid.
+fn null_device_event(ctx: &Ctx<'_>, i: usize) -> bool {
+    let inst = ctx.inst(i);
+    let device_event = inst
+        .result_type
+        .and_then(|rt| ctx.def(rt))
+        .is_some_and(|d| d.op == Op::TypeDeviceEvent);
+    let constant = inst
+        .id(0)
+        .and_then(|v| ctx.def(v))
+        .is_some_and(|d| d.op == Op::Constant)
+        && is_int_scalar(operand_type(ctx, i, 0).and_then(|t| shape(ctx, t)));
+    device_event && constant
 }
 
 fn is_int_scalar(s: Option<Shape>) -> bool {
@@ -196,18 +222,15 @@ fn check_instruction(ctx: &mut Ctx<'_>, i: usize) {
         }
         Op::ConvertUToPtr => {
             let from = operand_type(ctx, i, 0).and_then(|t| shape(ctx, t));
-            if ctx.pointer(rt).is_none() || !is_int_scalar(from) {
-                // SPIR-V 3.32.11: "Result Type must be a physical pointer type". llvm-spirv-15
-                // encodes CLK_NULL_EVENT (opencl-c-base.h: `__builtin_astype(SIZE_MAX,
-                // clk_event_t)`) as OpConvertUToPtr to OpTypeDeviceEvent, which is not a
-                // pointer type; spirv-val rejects it as well, and so does oxcl.
-                let device_event = ctx.def(rt).is_some_and(|d| d.op == Op::TypeDeviceEvent);
-                let message = if device_event {
-                    "OpConvertUToPtr converts an integer scalar to a pointer; its Result Type is OpTypeDeviceEvent, which is not a pointer type (llvm-spirv-15 encodes CLK_NULL_EVENT this way; spirv-val rejects it too)"
-                } else {
-                    "OpConvertUToPtr converts an integer scalar to a pointer"
-                };
-                ctx.error(i, CONVERSION, message);
+            if null_device_event(ctx, i) {
+                // The module doc's tolerance: llvm-spirv-15's encoding of CLK_NULL_EVENT.
+            } else if ctx.pointer(rt).is_none() || !is_int_scalar(from) {
+                // SPIR-V 3.32.11: "Result Type must be a physical pointer type".
+                ctx.error(
+                    i,
+                    CONVERSION,
+                    "OpConvertUToPtr converts an integer scalar to a pointer",
+                );
             }
         }
         Op::PtrCastToGeneric => {
