@@ -791,6 +791,14 @@ struct RowLoop {
     latch: cranelift_codegen::ir::Block,
 }
 
+/// The context slots of the ids that change along a row (`RowLoop::base` in this order).
+const ROW_SLOTS: [usize; 4] = [
+    slot::GLOBAL_ID,
+    slot::LOCAL_ID,
+    slot::GLOBAL_LINEAR,
+    slot::LOCAL_LINEAR,
+];
+
 /// Where a work-item query's value comes from (see `wi_source`).
 enum WiSource {
     Const(u64),
@@ -1083,13 +1091,7 @@ impl Translator<'_, '_> {
             }
         }
         let wi = |slot: usize| rt::OFF_WI + 8 * slot as i32;
-        let slots = [
-            slot::GLOBAL_ID,
-            slot::LOCAL_ID,
-            slot::GLOBAL_LINEAR,
-            slot::LOCAL_LINEAR,
-        ];
-        let base = slots.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
+        let base = ROW_SLOTS.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
         self.read_root_entries(&args)?;
         self.read_row_slots();
         let head = self.b.create_block();
@@ -1123,13 +1125,7 @@ impl Translator<'_, '_> {
         };
         let (i, base) = (row.i, row.base);
         let fl = MemFlagsData::trusted();
-        let slots = [
-            slot::GLOBAL_ID,
-            slot::LOCAL_ID,
-            slot::GLOBAL_LINEAR,
-            slot::LOCAL_LINEAR,
-        ];
-        for (k, &s) in slots.iter().enumerate() {
+        for (k, &s) in ROW_SLOTS.iter().enumerate() {
             let v = self.b.ins().iadd(base[k], i);
             self.b
                 .ins()

@@ -48,14 +48,8 @@ macro_rules! direct_math {
                 _ => None,
             }
         }
-        /// Every direct helper (to register their symbols with the JIT module).
-        pub fn all() -> Vec<Direct> {
-            let mut v = Vec::new();
-            for s in [ScalarType::F32, ScalarType::F64] {
-                $( v.extend(direct(BuiltinFn::$variant, s)); )*
-            }
-            v
-        }
+        /// The built-ins with direct helpers.
+        pub const FUNCS: &[BuiltinFn] = &[$( BuiltinFn::$variant ),*];
     };
     (@def $t:ident, $f:ident, 1) => {
         pub extern "C" fn $f(x: $t) -> $t {
@@ -72,6 +66,14 @@ macro_rules! direct_math {
             devlib::math::$t::$f(x, y, z)
         }
     };
+}
+
+/// Every direct helper (to register their symbols with the JIT module).
+pub fn all() -> Vec<Direct> {
+    [ScalarType::F32, ScalarType::F64]
+        .iter()
+        .flat_map(|&s| FUNCS.iter().filter_map(move |&f| direct(f, s)))
+        .collect()
 }
 
 // The same mapping as `float_common!` in `interp::builtins` (seed 003 §1.13.2).
@@ -133,4 +135,108 @@ direct_math! {
     Mix => mix / 3,
     Radians => radians / 1,
     Step => step / 2,
+}
+
+#[cfg(test)]
+mod tests {
+    //! The table above repeats `float_common!`'s mapping from built-in to `devlib` function;
+    //! this checks, on special and ordinary inputs, that every entry gives the interpreter's
+    //! bits.
+    use super::*;
+    use kir::Type;
+
+    fn inputs() -> Vec<f64> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            2.0,
+            -2.5,
+            3.75,
+            100.0,
+            -1e-3,
+            1e30,
+            -1e-30,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        v.extend((1..20).map(|k| (k as f64 * 0.731).sin() * 10f64.powi(k % 7 - 3)));
+        v
+    }
+
+    fn run_f32(d: &Direct, a: &[f32]) -> u64 {
+        // SAFETY: `d.addr` is an `extern "C"` function of `d.params.len()` f32 arguments.
+        unsafe {
+            let r: f32 = match a.len() {
+                1 => std::mem::transmute::<*const u8, extern "C" fn(f32) -> f32>(d.addr)(a[0]),
+                2 => std::mem::transmute::<*const u8, extern "C" fn(f32, f32) -> f32>(d.addr)(
+                    a[0], a[1],
+                ),
+                _ => std::mem::transmute::<*const u8, extern "C" fn(f32, f32, f32) -> f32>(d.addr)(
+                    a[0], a[1], a[2],
+                ),
+            };
+            u64::from(r.to_bits())
+        }
+    }
+
+    fn run_f64(d: &Direct, a: &[f64]) -> u64 {
+        // SAFETY: `d.addr` is an `extern "C"` function of `d.params.len()` f64 arguments.
+        unsafe {
+            let r: f64 = match a.len() {
+                1 => std::mem::transmute::<*const u8, extern "C" fn(f64) -> f64>(d.addr)(a[0]),
+                2 => std::mem::transmute::<*const u8, extern "C" fn(f64, f64) -> f64>(d.addr)(
+                    a[0], a[1],
+                ),
+                _ => std::mem::transmute::<*const u8, extern "C" fn(f64, f64, f64) -> f64>(d.addr)(
+                    a[0], a[1], a[2],
+                ),
+            };
+            r.to_bits()
+        }
+    }
+
+    #[test]
+    fn every_direct_helper_gives_the_interpreters_bits() {
+        let xs = inputs();
+        let mut checked = 0;
+        for (&func, s) in FUNCS
+            .iter()
+            .flat_map(|f| [(f, ScalarType::F32), (f, ScalarType::F64)])
+        {
+            let d = direct(func, s).expect("every listed built-in has a helper");
+            let f32_fn = s == ScalarType::F32;
+            let n = d.params.len();
+            for (k, &x) in xs.iter().enumerate() {
+                let args: Vec<f64> = (0..n)
+                    .map(|j| [x, xs[(k + 3) % xs.len()], xs[(k + 7) % xs.len()]][j])
+                    .collect();
+                let (direct, lanes): (u64, Vec<u64>) = if f32_fn {
+                    let a: Vec<f32> = args.iter().map(|&v| v as f32).collect();
+                    (
+                        run_f32(&d, &a),
+                        a.iter().map(|v| u64::from(v.to_bits())).collect(),
+                    )
+                } else {
+                    (
+                        run_f64(&d, &args),
+                        args.iter().map(|v| v.to_bits()).collect(),
+                    )
+                };
+                let interp =
+                    crate::interp::builtins::lane(func, Type::scalar(s), Type::scalar(s), &lanes);
+                assert_eq!(
+                    Some(direct),
+                    interp,
+                    "{} on {args:?}: direct helper and interpreter differ",
+                    d.name
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 100 * 30, "only {checked} cases");
+    }
 }

@@ -348,21 +348,16 @@ fn run(
             "too many memory regions for the pointer encoding",
         ));
     }
-    let has_barriers = module.reachable_functions(kernel.func).iter().any(|f| {
-        module.functions[f.index()]
-            .dfg
-            .insts
+    let reaches = |pred: fn(&InstData) -> bool| {
+        module
+            .reachable_functions(kernel.func)
             .iter()
-            .any(|i| matches!(i, InstData::Barrier { .. } | InstData::NamedBarrier { .. }))
-    });
-    let has_private = !program.private_inits.is_empty()
-        || module.reachable_functions(kernel.func).iter().any(|f| {
-            module.functions[f.index()]
-                .dfg
-                .insts
-                .iter()
-                .any(|i| matches!(i, InstData::StackAlloc { .. }))
-        });
+            .any(|f| module.functions[f.index()].dfg.insts.iter().any(pred))
+    };
+    let has_barriers =
+        reaches(|i| matches!(i, InstData::Barrier { .. } | InstData::NamedBarrier { .. }));
+    let has_private =
+        !program.private_inits.is_empty() || reaches(|i| matches!(i, InstData::StackAlloc { .. }));
     let func_names = module.functions.iter().map(|f| f.name.clone()).collect();
     let ctx = RunCtx {
         jit,
@@ -662,9 +657,9 @@ impl Worker {
                 set_item(&mut wi, lid);
                 next_lid(&mut lid);
                 c.wi = wi;
-                if run.has_private || i == 0 {
+                if i > 0 && run.has_private {
                     c.set_local(run.layout, &mut self.local);
-                } else {
+                } else if i > 0 {
                     c.local = &mut self.local;
                     c.table = table;
                 }
