@@ -7,7 +7,7 @@
 //! that drops `const` or `volatile` from the pointee (clang spells the types with their address
 //! spaces and points at the declarator: only the line and the gist are compared for it).
 
-use std::process::Command;
+mod warn_util;
 
 use clc::options::BuildOptions;
 use clc::pp::Target;
@@ -44,37 +44,23 @@ const CLANG: &[(u32, u32, &str)] = &[
     (13, 0, "initializing '__global int *' with an expression of type '__global volatile int *' discards qualifiers"),
 ];
 
+/// Warnings of a log, with clang's spelling of pointer types brought to oxcl's.
 fn warnings(log: &str) -> Vec<(u32, u32, String)> {
-    log.lines()
-        .filter_map(|l| {
-            let (pos, text) = l.split_once(": warning: ")?;
-            let mut it = pos.rsplit(':');
-            let col = it.next()?.parse().ok()?;
-            let line = it.next()?.parse().ok()?;
-            let text = match text.rfind(" [-W") {
-                Some(k) => &text[..k],
-                None => text,
-            };
+    warn_util::warnings(log)
+        .into_iter()
+        .map(|(line, col, text)| {
             // clang: 'const __global int *__private'; oxcl: '__global const int *'.
             let text = text
                 .replace(" *__private", " *")
                 .replace("'const __global", "'__global const")
                 .replace("'volatile __global", "'__global volatile");
-            Some((line, col, text))
+            (line, col, text)
         })
         .collect()
 }
 
 fn check(found: &[(u32, u32, String)], who: &str) {
-    for (line, col, text) in CLANG {
-        assert!(
-            found
-                .iter()
-                .any(|(l, c, t)| l == line && (*col == 0 || c == col) && t == text),
-            "{who} does not say {line}:{col}: {text}\n{found:?}"
-        );
-    }
-    assert_eq!(found.len(), CLANG.len(), "{who}: {found:?}");
+    warn_util::assert_same(found, CLANG, who);
 }
 
 #[test]
@@ -91,25 +77,8 @@ fn usual_suspects_warn_like_clang() {
 
 #[test]
 fn recorded_warnings_are_clang_15s() {
-    if Command::new("clang-15").arg("--version").output().is_err() {
-        eprintln!("clang-15 not found: skipping");
+    let Some(stderr) = warn_util::clang15_stderr(SOURCE, "warnings") else {
         return;
-    }
-    let f = std::env::temp_dir().join(format!("clc-warnings-{}.cl", std::process::id()));
-    std::fs::write(&f, SOURCE).expect("write");
-    let out = Command::new("clang-15")
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-target",
-            "spir64",
-            "-cl-std=CL2.0",
-            "-o",
-            "/dev/null",
-        ])
-        .arg(&f)
-        .output()
-        .expect("clang-15");
-    let _ = std::fs::remove_file(&f);
-    check(&warnings(&String::from_utf8_lossy(&out.stderr)), "clang-15");
+    };
+    check(&warnings(&stderr), "clang-15");
 }
