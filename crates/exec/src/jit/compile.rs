@@ -34,6 +34,10 @@ use kir::{
     ScalarType, TestOp, Type, UnaryOp, Value, WorkItemQuery,
 };
 
+mod vector;
+
+pub use vector::BAIL;
+
 use super::disk_cache::CodeStore;
 use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
@@ -57,6 +61,11 @@ pub struct Compiled {
     pub step: Option<extern "C" fn(*mut rt::ItemCtx, u32) -> i32>,
     /// u64 words of the spill area each work-item needs for `step`.
     pub spill_words: usize,
+    /// The vectorised row loop (see `vector`): runs work-items x = 0..n − n mod `vec_width`
+    /// of a row, `vec_width` at a time; `None` when the kernel is not vectorised.
+    pub row_vec: Option<extern "C" fn(*mut rt::ItemCtx, u64) -> i32>,
+    /// Work-items per iteration of `row_vec`.
+    pub vec_width: u64,
 }
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
@@ -450,12 +459,33 @@ pub fn compile_function(
                 .map_err(|e| e.to_string())?,
         )
     };
-    let passes: Vec<(usize, bool)> = order
+    // The vectorised row loop, when the kernel allows it (see `vector`).
+    let vec_shapes = if resumable || std::env::var("OXCL_VEC").is_ok_and(|v| v == "0") {
+        None
+    } else {
+        let func = &module.functions[root];
+        func.entry_block()
+            .filter(|_| vector::callees_allowed(module, &order))
+            .and_then(|entry| vector::analyse(func, &rpo(func, entry)).ok())
+    };
+    let vec_fn_id = match vec_shapes {
+        Some(_) => {
+            let sig = sig_of(&jm, &[types::I64, types::I64], &[types::I32]);
+            Some(
+                jm.declare_function("kir_row_vec", Linkage::Local, &sig)
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+        None => None,
+    };
+    let mut vec_shapes = vec_shapes;
+    let passes: Vec<(usize, bool, bool)> = order
         .iter()
-        .map(|&f| (f, false))
-        .chain(row_fn_id.map(|_| (root, true)))
+        .map(|&f| (f, false, false))
+        .chain(row_fn_id.map(|_| (root, true, false)))
+        .chain(vec_fn_id.map(|_| (root, true, true)))
         .collect();
-    for (f, row_mode) in passes {
+    for (f, row_mode, vec_mode) in passes {
         let func = &module.functions[f];
         cctx.func.signature = if row_mode {
             sig_of(&jm, &[types::I64, types::I64], &[types::I32])
@@ -496,19 +526,24 @@ pub fn compile_function(
                 root_entries: HashMap::new(),
                 row_slots: HashMap::new(),
                 ptr_offsets: HashMap::new(),
+                vec: None,
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
             }
-            t.translate()?;
+            match vec_mode.then(|| vec_shapes.take()).flatten() {
+                Some(shapes) => t.translate_vec(shapes)?,
+                None => t.translate()?,
+            }
             if let Some(r) = &t.resumable {
                 spill_words = r.spill_words;
             }
             b.seal_all_blocks();
             b.finalize(tc);
         }
-        let id = match (row_mode, row_fn_id) {
-            (true, Some(id)) => id,
+        let id = match (row_mode, row_fn_id, vec_fn_id) {
+            (true, _, Some(id)) if vec_mode => id,
+            (true, Some(id), _) => id,
             _ => func_ids[&f],
         };
         store
@@ -656,7 +691,15 @@ pub fn compile_function(
             unsafe { std::mem::transmute(code) };
         step
     });
+    let row_vec = vec_fn_id.map(|id| {
+        let code = jm.get_finalized_function(id);
+        // SAFETY: `code` is the vectorised row loop compiled with the signature `(i64, i64) -> i32`.
+        let f: extern "C" fn(*mut rt::ItemCtx, u64) -> i32 = unsafe { std::mem::transmute(code) };
+        f
+    });
     Ok(Compiled {
+        row_vec,
+        vec_width: vector::WIDTH as u64,
         step,
         spill_words,
         _module: jm,
@@ -750,6 +793,8 @@ struct Translator<'a, 'b> {
     root_entries: HashMap<PtrRoot, RootEntry>,
     /// Work-item query slots read once per row (row loop only; see `read_row_slots`).
     row_slots: HashMap<usize, ClValue>,
+    /// Set when this is the vectorised row loop (see `vector`).
+    vec: Option<vector::VecState>,
     /// The region offset (`ptr & offset_mask`) of pointers computed by `PtrAdd` from a root,
     /// as computed there (not in functions split at barriers, whose values are reloaded).
     ptr_offsets: HashMap<Value, ClValue>,
@@ -1010,7 +1055,7 @@ impl Translator<'_, '_> {
             self.b.ins().brif(resume, dispatch, &[], cb, &args);
         }
         if self.row.is_some() {
-            self.row_loop_head(start, entry)?;
+            self.row_loop_head(start, entry, 1)?;
         }
         let has_stackalloc = func
             .dfg
@@ -1074,6 +1119,7 @@ impl Translator<'_, '_> {
         &mut self,
         start: cranelift_codegen::ir::Block,
         entry: kir::Block,
+        width: i64,
     ) -> Result<(), Unsupported> {
         self.b.switch_to_block(start);
         let params: Vec<ClValue> = self.b.block_params(start).to_vec();
@@ -1099,7 +1145,9 @@ impl Translator<'_, '_> {
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.ins().jump(head, &bargs(&[zero]));
         self.b.switch_to_block(head);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+        // Another `width` work-items fit: i + width <= n.
+        let end = self.b.ins().iadd_imm_s(i, width);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, n);
         let body = self.b.create_block();
         let done = self.b.create_block();
         self.b.ins().brif(more, body, &[], done, &[]);
@@ -1111,7 +1159,7 @@ impl Translator<'_, '_> {
         self.b.ins().jump(cb, &bargs(&args));
         let latch = self.b.create_block();
         self.b.switch_to_block(latch);
-        let next = self.b.ins().iadd_imm_s(i, 1);
+        let next = self.b.ins().iadd_imm_s(i, width);
         self.b.ins().jump(head, &bargs(&[next]));
         self.row = Some(RowLoop { i, base, latch });
         Ok(())

@@ -618,9 +618,39 @@ impl Worker {
                         c.wi[slot::GLOBAL_LINEAR] = linear([base[0], base[1] + y, base[2] + z]);
                         c.wi[slot::LOCAL_LINEAR] = i;
                         i += local_size[0];
-                        let status = (run.compiled.row)(&mut **c, local_size[0]);
-                        if status != 0 {
-                            return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                        // The vectorised loop takes whole iterations, the scalar one the rest.
+                        let mut done = 0;
+                        if let Some(vec_row) = run.compiled.row_vec {
+                            let w = run.compiled.vec_width;
+                            if local_size[0] >= w {
+                                let status = vec_row(&mut **c, local_size[0]);
+                                done = local_size[0] - local_size[0] % w;
+                                if status == compile::BAIL {
+                                    // An iteration failed before any effect: the scalar loop
+                                    // runs it again and reports the error as it does.
+                                    c.error = None;
+                                    done = c.resolved;
+                                } else if status != 0 {
+                                    return Err(c
+                                        .error
+                                        .take()
+                                        .unwrap_or_else(|| lost_error(run, c)));
+                                }
+                                for s in [
+                                    slot::LOCAL_ID,
+                                    slot::GLOBAL_ID,
+                                    slot::GLOBAL_LINEAR,
+                                    slot::LOCAL_LINEAR,
+                                ] {
+                                    c.wi[s] += done;
+                                }
+                            }
+                        }
+                        if done < local_size[0] {
+                            let status = (run.compiled.row)(&mut **c, local_size[0] - done);
+                            if status != 0 {
+                                return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
+                            }
                         }
                         continue;
                     }
