@@ -395,9 +395,12 @@ fn run(
     let next = AtomicU64::new(0);
     let abort = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, GroupResult)>> = Mutex::new(Vec::new());
+    // Work-groups, work-items and barriers of the groups not kept in `results`.
+    let quiet = Mutex::new([0u64; 3]);
     let worker = || {
         let mut state = Worker::new(&ctx);
         let mut mine = Vec::new();
+        let mut counts = [0u64; 3];
         loop {
             if abort.load(Ordering::Relaxed) {
                 break;
@@ -416,9 +419,22 @@ fn run(
                 abort.store(true, Ordering::Relaxed);
             }
             // Only groups with output or errors need to be kept in order.
-            mine.push((g, result));
+            match result {
+                Ok(out) if out.printf.is_empty() => {
+                    counts[0] += 1;
+                    counts[1] += out.work_items;
+                    counts[2] += out.barriers;
+                }
+                other => mine.push((g, other)),
+            }
         }
         state.release(ctx.layout);
+        {
+            let mut q = quiet.lock().unwrap_or_else(|e| e.into_inner());
+            for (t, c) in q.iter_mut().zip(counts) {
+                *t += c;
+            }
+        }
         results
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -435,7 +451,14 @@ fn run(
     }
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|(g, _)| *g);
-    let mut stats = RunStats::default();
+    let [groups_done, items_done, barriers_done] =
+        quiet.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut stats = RunStats {
+        work_groups: groups_done,
+        work_items: items_done,
+        barriers: barriers_done,
+        ..RunStats::default()
+    };
     for (_, result) in results {
         let group = result?;
         stats.work_groups += 1;
@@ -618,40 +641,7 @@ impl Worker {
                         c.wi[slot::GLOBAL_LINEAR] = linear([base[0], base[1] + y, base[2] + z]);
                         c.wi[slot::LOCAL_LINEAR] = i;
                         i += local_size[0];
-                        // The vectorised loop takes whole iterations, the scalar one the rest.
-                        let mut done = 0;
-                        if let Some(vec_row) = run.compiled.row_vec {
-                            let w = run.compiled.vec_width;
-                            if local_size[0] >= w {
-                                let status = vec_row(&mut **c, local_size[0]);
-                                done = local_size[0] - local_size[0] % w;
-                                if status == compile::BAIL {
-                                    // An iteration failed before any effect: the scalar loop
-                                    // runs it again and reports the error as it does.
-                                    c.error = None;
-                                    done = c.resolved;
-                                } else if status != 0 {
-                                    return Err(c
-                                        .error
-                                        .take()
-                                        .unwrap_or_else(|| lost_error(run, c)));
-                                }
-                                for s in [
-                                    slot::LOCAL_ID,
-                                    slot::GLOBAL_ID,
-                                    slot::GLOBAL_LINEAR,
-                                    slot::LOCAL_LINEAR,
-                                ] {
-                                    c.wi[s] += done;
-                                }
-                            }
-                        }
-                        if done < local_size[0] {
-                            let status = (run.compiled.row)(&mut **c, local_size[0] - done);
-                            if status != 0 {
-                                return Err(c.error.take().unwrap_or_else(|| lost_error(run, c)));
-                            }
-                        }
+                        run_row(run, c, local_size[0])?;
                         continue;
                     }
                     for x in 0..local_size[0] {
@@ -898,4 +888,55 @@ fn lost_error(run: &RunCtx<'_>, c: &ItemCtx) -> ExecError {
         at: "jit".into(),
         what: "a work-item stopped without recording why".into(),
     }
+}
+
+/// Runs work-items x = 0..n of a row whose x = 0 ids the context holds: whole iterations on
+/// the vectorised loop when the kernel has one, the rest on the scalar loop. An iteration the
+/// vectorised loop abandons (`compile::BAIL`: its work-items disagree at a branch, or an access
+/// failed before any effect) runs on the scalar loop, which reports errors exactly.
+fn run_row(run: &RunCtx<'_>, c: &mut ItemCtx, n: u64) -> Result<(), ExecError> {
+    const IDS: [usize; 4] = [
+        slot::LOCAL_ID,
+        slot::GLOBAL_ID,
+        slot::GLOBAL_LINEAR,
+        slot::LOCAL_LINEAR,
+    ];
+    let fail = |c: &mut ItemCtx| c.error.take().unwrap_or_else(|| lost_error(run, c));
+    // Calls store their work-item's ids in the context: x = 0's are kept here.
+    let x0 = c.wi;
+    let mut done = 0;
+    if let Some(vec_row) = run.compiled.row_vec {
+        let w = run.compiled.vec_width;
+        while n - done >= w {
+            for s in IDS {
+                c.wi[s] = x0[s] + done;
+            }
+            let status = vec_row(c, n - done);
+            if status == compile::BAIL {
+                c.error = None;
+                let at = done + c.resolved;
+                for s in IDS {
+                    c.wi[s] = x0[s] + at;
+                }
+                if (run.compiled.row)(c, w) != 0 {
+                    return Err(fail(c));
+                }
+                done = at + w;
+                continue;
+            }
+            if status != 0 {
+                return Err(fail(c));
+            }
+            done = n - (n - done) % w;
+        }
+    }
+    if done < n {
+        for s in IDS {
+            c.wi[s] = x0[s] + done;
+        }
+        if (run.compiled.row)(c, n - done) != 0 {
+            return Err(fail(c));
+        }
+    }
+    Ok(())
 }

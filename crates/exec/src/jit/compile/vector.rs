@@ -21,7 +21,9 @@
 //! with the scalar checks, which report the error exactly as the scalar loop does.
 //!
 //! Kernels are vectorised only when every branch condition is uniform (control flow is then
-//! the same for all work-items of an iteration) and nothing is order-dependent between
+//! the same for all work-items of an iteration), except two-way branches outside loops that
+//! no effect precedes: an iteration whose work-items disagree there is abandoned and run by
+//! the scalar loop (image borders in a stencil, say). Nothing may be order-dependent between
 //! work-items: no atomics, `printf`, barriers, pipes, images, device-side enqueue or private
 //! arrays, also in the functions they call. Otherwise the scalar row loop runs.
 
@@ -250,20 +252,61 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Vec<Shape
             break;
         }
     }
-    // Control flow must be the same for every work-item of an iteration.
+    // Control flow must be the same for every work-item of an iteration, except at a
+    // two-way branch outside loops reached before any effect: there the iteration is
+    // abandoned to the scalar loop when its work-items disagree (see `vinst`).
+    let before = effects_before(func, order);
+    let cyclic = blocks_in_cycles(func, order);
     for &kb in order {
+        let mut effect = before.get(&kb).copied().unwrap_or(true);
         for &inst in func.layout.insts(kb) {
-            let cond = match func.dfg.inst(inst) {
+            let data = func.dfg.inst(inst);
+            let cond = match data {
                 InstData::Brif { cond, .. } => *cond,
                 InstData::Switch { value, .. } => *value,
-                _ => continue,
+                _ => {
+                    effect |= has_effect(func, data);
+                    continue;
+                }
             };
-            if !matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
+            if matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
+                continue;
+            }
+            let two_way = matches!(data, InstData::Brif { .. });
+            if !two_way || effect || cyclic.contains(&kb) {
                 return Err("a branch depends on the work-item".into());
             }
         }
     }
     Ok(shapes)
+}
+
+/// The blocks that lie on a cycle of the control-flow graph.
+fn blocks_in_cycles(func: &Function, order: &[kir::Block]) -> Vec<kir::Block> {
+    let succs = |b: kir::Block| -> Vec<kir::Block> {
+        func.layout
+            .insts(b)
+            .iter()
+            .flat_map(|&i| func.dfg.inst(i).branch_targets())
+            .map(|d| d.block)
+            .collect()
+    };
+    let mut out = Vec::new();
+    for &b in order {
+        let mut seen = vec![b];
+        let mut stack = succs(b);
+        while let Some(x) = stack.pop() {
+            if x == b {
+                out.push(b);
+                break;
+            }
+            if !seen.contains(&x) {
+                seen.push(x);
+                stack.extend(succs(x));
+            }
+        }
+    }
+    out
 }
 
 /// The shape of `data`'s result `r`.
@@ -657,10 +700,27 @@ impl Translator<'_, '_> {
                 then_dest,
                 else_dest,
             } => {
-                let c = self.get1(*cond)?;
                 let (t, targs) = self.vblock_call(then_dest)?;
                 let (e, eargs) = self.vblock_call(else_dest)?;
-                self.b.ins().brif(c, t, &targs, e, &eargs);
+                if self.shape(*cond) == Shape::Uniform {
+                    let c = self.get1(*cond)?;
+                    self.b.ins().brif(c, t, &targs, e, &eargs);
+                    return Ok(());
+                }
+                // The work-items of the iteration go one way together, or the iteration is
+                // abandoned before any effect (the analysis allows nothing else).
+                let mut all = self.lane(*cond, 0)?[0];
+                let mut any = all;
+                for j in 1..WIDTH {
+                    let c = self.lane(*cond, j)?[0];
+                    all = self.b.ins().band(all, c);
+                    any = self.b.ins().bor(any, c);
+                }
+                let mixed = self.b.create_block();
+                self.b.ins().brif(all, t, &targs, mixed, &[]);
+                self.b.switch_to_block(mixed);
+                let (bail, zero) = (self.vs().bail, self.iconst32(0));
+                self.b.ins().brif(any, bail, &bargs(&[zero]), e, &eargs);
                 return Ok(());
             }
             InstData::Switch {
