@@ -393,6 +393,8 @@ fn run(
         .min(usize::try_from(total_groups).unwrap_or(usize::MAX))
         .max(1);
     let next = AtomicU64::new(0);
+    // About 64 chunks per thread, so that threads still share the work evenly.
+    let chunk = (total_groups / (threads as u64 * 64)).clamp(1, 64);
     let abort = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, GroupResult)>> = Mutex::new(Vec::new());
     // Work-groups, work-items and barriers of the groups not kept in `results`.
@@ -401,14 +403,22 @@ fn run(
         let mut state = Worker::new(&ctx);
         let mut mine = Vec::new();
         let mut counts = [0u64; 3];
+        // Groups are taken `chunk` at a time: one shared counter update per chunk, not per
+        // group (the counter's cache line moves between cores at every update).
+        let (mut taken, mut end) = (0, 0);
         loop {
             if abort.load(Ordering::Relaxed) {
                 break;
             }
-            let g = next.fetch_add(1, Ordering::Relaxed);
-            if g >= total_groups {
+            if taken == end {
+                taken = next.fetch_add(chunk, Ordering::Relaxed);
+                end = (taken + chunk).min(total_groups);
+            }
+            if taken >= total_groups {
                 break;
             }
+            let g = taken;
+            taken += 1;
             let group_id = [
                 g % groups[0],
                 (g / groups[0]) % groups[1],

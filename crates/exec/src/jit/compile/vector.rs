@@ -383,6 +383,13 @@ fn result_shape(
             _ => Varying,
         },
         InstData::PtrAdd { .. } => Affine(stride(0).wrapping_add(stride(1))),
+        // Clamping changes nothing while every lane lies within the bounds (a guard).
+        InstData::Builtin {
+            func: BuiltinFn::SClamp | BuiltinFn::UClamp,
+            ..
+        } if shapes.get(1) == Some(&Uniform) && shapes.get(2) == Some(&Uniform) => {
+            Affine(stride(0))
+        }
         _ => Varying,
     }
 }
@@ -819,6 +826,60 @@ impl Translator<'_, '_> {
             if let Some(af) = self.vs().affine.get(&a) {
                 guards.extend(af.guards.iter().copied());
             }
+        }
+        if let InstData::Builtin {
+            func: bf @ (BuiltinFn::SClamp | BuiltinFn::UClamp),
+            args,
+        } = data
+        {
+            // Every lane within [lo, hi], computed wide: clamp is then the identity.
+            let signed = *bf == BuiltinFn::SClamp;
+            let Shape::Affine(s) = self.shape(args[0]) else {
+                return Ok(guards);
+            };
+            let Some(bits) = int_bits(func.dfg.value_type(args[0])) else {
+                return Ok(guards);
+            };
+            let wide = |t: &mut Self, v: ClValue| {
+                if bits == 64 {
+                    v
+                } else if signed {
+                    t.b.ins().sextend(types::I64, v)
+                } else {
+                    t.b.ins().uextend(types::I64, v)
+                }
+            };
+            let x0 = self.lane(args[0], 0)?[0];
+            let lo = self.get1(args[1])?;
+            let hi = self.get1(args[2])?;
+            let (x0, lo, hi) = (wide(self, x0), wide(self, lo), wide(self, hi));
+            let span = s
+                .checked_mul(WIDTH as i64 - 1)
+                .filter(|v| v.abs() < 1 << 31);
+            let Some(span) = span else {
+                guards.push(self.b.ins().iconst(types::I8, 0));
+                return Ok(guards);
+            };
+            let last = self.b.ins().iadd_imm_s(x0, span);
+            let (min, max) = if span >= 0 { (x0, last) } else { (last, x0) };
+            let (ge, le) = if signed {
+                (
+                    IntCC::SignedGreaterThanOrEqual,
+                    IntCC::SignedLessThanOrEqual,
+                )
+            } else {
+                (
+                    IntCC::UnsignedGreaterThanOrEqual,
+                    IntCC::UnsignedLessThanOrEqual,
+                )
+            };
+            let a = self.b.ins().icmp(ge, min, lo);
+            let b = self.b.ins().icmp(le, max, hi);
+            // 64-bit lanes: the last one must not have wrapped past the first.
+            let ordered = self.b.ins().icmp(ge, max, min);
+            let ok = self.b.ins().band(a, b);
+            guards.push(self.b.ins().band(ok, ordered));
+            return Ok(guards);
         }
         let (arg, signed) = match data {
             InstData::Convert { op, arg, .. } => {
