@@ -232,6 +232,11 @@ impl Queue {
         let exec_args: Vec<exec::ArgValue> = args
             .iter()
             .map(|a| match a {
+                // API 5.2.1: a buffer created on SVM memory is that memory; the kernel gets its
+                // host address (`crate::buffer`).
+                ArgValue::Buffer(b) if b.svm().is_some() => {
+                    exec::ArgValue::SvmPointer(b.host_address() as u64)
+                }
                 ArgValue::Buffer(b) => {
                     let (ptr, len) = b.raw();
                     exec::ArgValue::Buffer { ptr, len }
@@ -243,8 +248,11 @@ impl Queue {
                 ArgValue::Svm(addr) => exec::ArgValue::SvmPointer(*addr),
             })
             .collect();
-        // Every live SVM allocation stays allocated until the run ends (`crate::svm`).
-        let (svm_keep, svm_space) = self.context.svm_snapshot();
+        // Every live SVM allocation stays allocated until the run ends (`crate::svm`), and so
+        // does the allocation of each buffer on SVM memory, even one freed already.
+        let (svm_keep, svm_space) = self
+            .context
+            .svm_snapshot(buffers.iter().filter_map(|b| b.svm()));
         let launch = exec::Launch {
             module: kernel.kir_module(),
             kernel: kernel.index(),
