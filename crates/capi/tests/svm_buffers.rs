@@ -3,15 +3,21 @@
 //! a kernel given the buffer stores pointers derived from it that the host and a kernel given
 //! the SVM pointer follow, a kernel given the buffer follows (and compares) host-built
 //! pointers, sub-buffers and buffers at an offset inside an allocation alias it too, and the
-//! buffer keeps its memory alive after `clSVMFree`. Expected values are computed by hand here.
+//! buffer keeps its memory alive after `clSVMFree`. A kernel writing into SVM memory allocated
+//! with `CL_MEM_READ_ONLY` (directly or through a buffer on it) fails its command (event status
+//! `CL_OUT_OF_RESOURCES`, the code of every execution fault) and the context's error callback
+//! gets the message; the memory is unchanged. Expected values are computed by hand here.
 
 mod direct;
 
-use std::ffi::c_void;
+use std::ffi::{c_void, CStr};
 use std::ptr::{null, null_mut};
+use std::sync::Mutex;
 
 use direct::{check, Session};
 use oxcl::consts::*;
+use oxcl::context::*;
+use oxcl::event::*;
 use oxcl::kernel::*;
 use oxcl::memory::*;
 use oxcl::queue::*;
@@ -36,6 +42,10 @@ kernel void same(global node *nodes, global int *out) {
     out[i] = nodes[i].next == &nodes[i + 1];
 }
 kernel void add(global int *data, int k) { data[get_global_id(0)] += k; }
+kernel void sum(global const int *in, global int *out) {
+    int i = get_global_id(0);
+    out[i] = in[i] + in[i + 4];
+}
 "#;
 
 #[repr(C)]
@@ -275,6 +285,167 @@ fn a_buffer_on_svm_memory_is_that_memory_for_kernels() {
         for k in [link, walk_k, same, add] {
             clReleaseKernel(k);
         }
+        oxcl::program::clReleaseProgram(program);
+    }
+}
+
+/// Messages the context's error callback received.
+static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn on_error(
+    text: *const i8,
+    _info: *const c_void,
+    _cb: usize,
+    data: *mut c_void,
+) {
+    assert_eq!(data as usize, 0x5eed, "user_data passed through");
+    // SAFETY: the implementation passes a NUL-terminated string.
+    let text = unsafe { CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned();
+    REPORTED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(text);
+}
+
+/// The event status of one run of `kernel` over `global` work-items.
+fn status_of_run(s: &Session, kernel: *mut c_void, global: usize) -> i32 {
+    let mut event = null_mut();
+    let mut status = 1;
+    // SAFETY: valid handles and out-pointers.
+    unsafe {
+        check(
+            clEnqueueNDRangeKernel(
+                s.queue,
+                kernel,
+                1,
+                null(),
+                &global,
+                null(),
+                0,
+                null(),
+                &mut event,
+            ),
+            "clEnqueueNDRangeKernel",
+        );
+        // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when the command failed.
+        let waited = clWaitForEvents(1, &event);
+        check(
+            clGetEventInfo(
+                event,
+                CL_EVENT_COMMAND_EXECUTION_STATUS,
+                4,
+                &mut status as *mut i32 as *mut c_void,
+                null_mut(),
+            ),
+            "clGetEventInfo",
+        );
+        clReleaseEvent(event);
+        let expected_wait = if status < 0 {
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        } else {
+            CL_SUCCESS
+        };
+        assert_eq!(waited, expected_wait, "clWaitForEvents (status {status})");
+    }
+    status
+}
+
+#[test]
+fn kernel_writes_into_read_only_svm_fail_and_are_reported() {
+    let base = Session::new();
+    let mut err = 0;
+    // SAFETY: one valid device; the callback is thread-safe.
+    let context = unsafe {
+        clCreateContext(
+            null(),
+            1,
+            &base.device,
+            Some(on_error),
+            0x5eed as *mut c_void,
+            &mut err,
+        )
+    };
+    check(err, "clCreateContext with a callback");
+    // SAFETY: valid handles.
+    let queue =
+        unsafe { clCreateCommandQueueWithProperties(context, base.device, null(), &mut err) };
+    check(err, "clCreateCommandQueueWithProperties");
+    let s = Session {
+        platform: base.platform,
+        device: base.device,
+        context,
+        queue,
+    };
+    let program = s.build_source(SOURCE, "-cl-std=CL2.0");
+    let (sum, add) = (s.kernel(program, "sum"), s.kernel(program, "add"));
+    // SAFETY: a valid context.
+    let ro = unsafe { clSVMAlloc(s.context, CL_MEM_READ_ONLY, 8 * 4, 0) } as *mut i32;
+    assert!(!ro.is_null(), "clSVMAlloc(CL_MEM_READ_ONLY)");
+    // The host may write it (the flag is about kernels): ro[k] = 3k.
+    mapped(&s, ro.cast(), 32, || {
+        for k in 0..8 {
+            // SAFETY: mapped SVM memory of 8 ints.
+            unsafe { *ro.add(k) = 3 * k as i32 };
+        }
+    });
+    let ro_contents = || {
+        mapped(&s, ro.cast(), 32, || {
+            // SAFETY: mapped SVM memory.
+            (0..8).map(|k| unsafe { *ro.add(k) }).collect::<Vec<i32>>()
+        })
+    };
+
+    // Kernels read it: out[i] = 3i + 3(i + 4) = 6i + 12.
+    let out = s.buffer(&[0i32; 4]);
+    // SAFETY: a live SVM allocation.
+    check(
+        unsafe { clSetKernelArgSVMPointer(sum, 0, ro as *const c_void) },
+        "clSetKernelArgSVMPointer",
+    );
+    s.arg_mem(sum, 1, out);
+    assert_eq!(status_of_run(&s, sum, 4), CL_COMPLETE as i32);
+    assert_eq!(s.read::<i32>(out, 4), vec![12, 18, 24, 30]);
+    assert!(REPORTED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .is_empty());
+
+    // A kernel writing it through the SVM pointer: the command fails, the callback says why.
+    // SAFETY: as above.
+    check(
+        unsafe { clSetKernelArgSVMPointer(add, 0, ro as *const c_void) },
+        "clSetKernelArgSVMPointer",
+    );
+    arg(add, 1, &1i32);
+    assert_eq!(status_of_run(&s, add, 8), CL_OUT_OF_RESOURCES);
+    let expected: Vec<i32> = (0..8).map(|k| 3 * k).collect();
+    assert_eq!(ro_contents(), expected, "read-only SVM memory changed");
+    {
+        let reported = REPORTED.lock().unwrap_or_else(|p| p.into_inner());
+        assert_eq!(reported.len(), 1, "{reported:?}");
+        assert!(
+            reported[0].contains("add") && reported[0].contains("CL_MEM_READ_ONLY"),
+            "{}",
+            reported[0]
+        );
+    }
+
+    // Through a buffer created on it: the same.
+    let on_ro = buffer_on(&s, ro.wrapping_add(4).cast(), 16);
+    s.arg_mem(add, 0, on_ro);
+    assert_eq!(status_of_run(&s, add, 4), CL_OUT_OF_RESOURCES);
+    assert_eq!(ro_contents(), expected, "read-only SVM memory changed");
+    assert_eq!(REPORTED.lock().unwrap_or_else(|p| p.into_inner()).len(), 2);
+
+    // SAFETY: objects this test made.
+    unsafe {
+        clReleaseMemObject(on_ro);
+        clReleaseMemObject(out);
+        clSVMFree(s.context, ro.cast());
+        clReleaseKernel(sum);
+        clReleaseKernel(add);
         oxcl::program::clReleaseProgram(program);
     }
 }

@@ -180,6 +180,7 @@ impl Context {
                 .map(|s| exec::SvmRange {
                     base: s.as_ptr(),
                     len: s.size(),
+                    read_only: s.flags().read_only,
                 })
                 .collect(),
         );
