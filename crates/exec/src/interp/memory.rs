@@ -148,8 +148,8 @@ pub enum Fault {
         space: AddrSpace,
         offset: u64,
     },
-    /// Checked mode: a local-memory data race with work-item `other` (local linear index; `None`
-    /// when the other is one of several readers not recorded).
+    /// Checked mode: a local-memory data race with work-item `other` (local linear index;
+    /// [`LocalShadow`] always knows it).
     Race {
         offset: u64,
         other: Option<u32>,
