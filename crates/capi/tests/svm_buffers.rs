@@ -199,6 +199,22 @@ fn a_buffer_on_svm_memory_is_that_memory_for_kernels() {
         )
     };
     check(err, "clCreateSubBuffer");
+    // API 5.5.5: CL_MEM_USES_SVM_POINTER is true for a sub-buffer of a buffer on SVM memory.
+    let mut uses = 0u32;
+    // SAFETY: a cl_bool out-value.
+    check(
+        unsafe {
+            clGetMemObjectInfo(
+                upper,
+                CL_MEM_USES_SVM_POINTER,
+                4,
+                &mut uses as *mut u32 as *mut c_void,
+                null_mut(),
+            )
+        },
+        "clGetMemObjectInfo",
+    );
+    assert_eq!(uses, CL_TRUE, "CL_MEM_USES_SVM_POINTER of the sub-buffer");
     let through_sub = walk(&s, walk_k, |k| s.arg_mem(k, 0, upper));
     assert_eq!(through_sub, vec![36000, 9]);
 
