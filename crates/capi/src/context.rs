@@ -1,6 +1,7 @@
 //! Contexts (API 4.4): creation from devices or a device type, properties, the error callback
-//! (accepted and kept; oxcl reports errors through return codes and build logs) and destructor
-//! callbacks.
+//! (`pfn_notify`, called with the message of every kernel command that fails while it runs,
+//! such as an out-of-bounds access or a write into read-only SVM memory; other errors are
+//! return codes and build logs) and destructor callbacks.
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -52,6 +53,11 @@ pub struct ContextObj {
     pub devices: Vec<Arc<Obj<DeviceObj>>>,
     /// The properties as given (terminating 0 included), for `CL_CONTEXT_PROPERTIES`.
     pub properties: Vec<cl_context_properties>,
+    /// `pfn_notify` and `user_data` of the context's creation (module doc).
+    pub notify: Option<(
+        unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void),
+        HostPtr,
+    )>,
     pub destructors: DestructorCallbacks,
 }
 
@@ -63,6 +69,24 @@ impl ClObject for ContextObj {
 impl ContextObj {
     pub fn has_device(&self, device: &Arc<Obj<DeviceObj>>) -> bool {
         self.devices.iter().any(|d| Arc::ptr_eq(d, device))
+    }
+
+    /// API 4.4 `pfn_notify`: "a callback function that can be registered by the application.
+    /// This callback function will be used by the OpenCL implementation to report information
+    /// on errors during context creation as well as errors that occur at runtime in this
+    /// context." Calls it (if any) with `message` as `errinfo`, no private info.
+    pub fn report(&self, message: &str) {
+        let Some((callback, user_data)) = &self.notify else {
+            return;
+        };
+        let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: the application's callback with its own data and a NUL-terminated string
+        // valid for the call; "This callback function may be called asynchronously by the
+        // OpenCL implementation. It is the responsibility of the application to ensure that
+        // the callback function is thread-safe."
+        let _ = std::panic::catch_unwind(|| unsafe {
+            callback(text.as_ptr(), std::ptr::null(), 0, user_data.0)
+        });
     }
 }
 
@@ -118,12 +142,15 @@ unsafe fn context_properties(
 fn new_context(
     devices: Vec<Arc<Obj<DeviceObj>>>,
     properties: Vec<cl_context_properties>,
+    pfn_notify: ContextNotify,
+    user_data: *mut c_void,
 ) -> *mut c_void {
     let context = runtime::Context::new(devices[0].device.clone());
     let obj = Obj::create(ContextObj {
         context,
         devices,
         properties,
+        notify: pfn_notify.map(|f| (f, HostPtr(user_data))),
         destructors: DestructorCallbacks::default(),
     });
     obj.destructors
@@ -156,7 +183,7 @@ pub unsafe extern "C" fn clCreateContext(
         // SAFETY: `num_devices` handles.
         let mut list = unsafe { get_list::<DeviceObj>(device_list, num_devices) }?;
         list.dedup_by(|a, b| Arc::ptr_eq(a, b));
-        Ok(new_context(list, properties))
+        Ok(new_context(list, properties, pfn_notify, user_data))
     })
 }
 
@@ -181,7 +208,12 @@ pub unsafe extern "C" fn clCreateContextFromType(
         if !type_matches(device_type)? {
             return Err(CL_DEVICE_NOT_FOUND);
         }
-        Ok(new_context(devices().to_vec(), properties))
+        Ok(new_context(
+            devices().to_vec(),
+            properties,
+            pfn_notify,
+            user_data,
+        ))
     })
 }
 

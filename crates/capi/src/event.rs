@@ -131,8 +131,10 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
             CL_PROFILING_COMMAND_QUEUED => Ok(times.queued),
             CL_PROFILING_COMMAND_SUBMIT => Ok(times.submit),
             CL_PROFILING_COMMAND_START => Ok(times.start),
-            // No child kernels: complete is end.
-            CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => Ok(times.end),
+            // API 5.14: END is when the command finished, COMPLETE when it "and any child
+            // commands enqueued by this command on the device have finished execution".
+            CL_PROFILING_COMMAND_END => Ok(times.end),
+            CL_PROFILING_COMMAND_COMPLETE => Ok(times.complete),
             // "CL_INVALID_VALUE if param_name is not valid".
             _ => Err(CL_INVALID_VALUE),
         };

@@ -501,6 +501,7 @@ fn enqueue_kernel(
     // "The argument values ... are captured when the command is enqueued."
     let snapshot = k.kernel.duplicate();
     let runner = q.runner.clone();
+    let context = q.context.clone();
     let command = Command {
         queue: &q,
         command_type,
@@ -509,8 +510,20 @@ fn enqueue_kernel(
         event_out: event,
         kind: runtime::commands::CommandKind::Command,
     };
-    command.submit(Box::new(move || {
-        runner.nd_range(&snapshot, &range).map(|_| ())
+    command.submit_kernel(Box::new(move || {
+        // A failure while the kernel runs (an invalid access, a data race in checked mode, …)
+        // ends the command with its error code and goes to the context's error callback.
+        // API 5.14: the event's END excludes the kernels it enqueued on the device, its
+        // COMPLETE includes them.
+        let run = runner.nd_range(&snapshot, &range);
+        run.map(|event| {
+            let times = event.profiling();
+            times.complete.saturating_sub(times.end)
+        })
+        .map_err(|e| {
+            context.report(&format!("oxcl: {e}"));
+            e
+        })
     }))
 }
 

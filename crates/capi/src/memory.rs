@@ -390,13 +390,10 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
             CL_MEM_OFFSET => Ok(InfoValue::usize(m.parent.as_ref().map_or(0, |(_, o)| *o))),
             // A CL_MEM_USE_HOST_PTR buffer (or a sub-buffer of one) whose memory lies in a
             // live SVM allocation of the context.
+            // A buffer (or sub-buffer of one) created with CL_MEM_USE_HOST_PTR on SVM memory
+            // (runtime::Buffer::svm), even after that memory was freed with clSVMFree.
             CL_MEM_USES_SVM_POINTER => Ok(InfoValue::bool(
-                m.flags & CL_MEM_USE_HOST_PTR != 0
-                    && !m.host_ptr.0.is_null()
-                    && m.context
-                        .context
-                        .svm_find(m.host_ptr.0 as *const u8)
-                        .is_some(),
+                m.flags & CL_MEM_USE_HOST_PTR != 0 && m.buffer.svm().is_some(),
             )),
             CL_MEM_PROPERTIES => Ok(InfoValue::pod(&m.properties)),
             // "CL_INVALID_VALUE if param_name is not valid".

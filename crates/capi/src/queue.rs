@@ -347,12 +347,18 @@ impl Command<'_> {
     /// blocking and the execution status of any of the events in event_wait_list is a negative
     /// integer value"; a blocking command that fails returns its error.
     pub fn submit(self, work: runtime::commands::Work) -> ClResult<()> {
+        self.submit_kernel(Box::new(move || work().map(|()| 0)))
+    }
+
+    /// [`Command::submit`] for a kernel command, whose work returns the time its
+    /// device-enqueued children took (`runtime::commands::KernelWork`).
+    pub fn submit_kernel(self, work: runtime::commands::KernelWork) -> ClResult<()> {
         // API 5.1: a device queue takes commands from kernels only.
         if self.queue.device_queue.is_some() {
             return Err(CL_INVALID_COMMAND_QUEUE);
         }
         let deps = self.wait_for.iter().map(|e| e.state.clone()).collect();
-        let state = self.queue.engine.submit_kind(deps, self.kind, work);
+        let state = self.queue.engine.submit_kernel(deps, self.kind, work);
         if !self.event_out.is_null() {
             let event = EventObj::for_command(self.queue, self.command_type, state.clone());
             // SAFETY: the caller's writable cl_event.

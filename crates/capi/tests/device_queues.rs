@@ -3,7 +3,9 @@
 //! `clGetCommandQueueInfo` of a device queue, host commands refused on it,
 //! `clSetDefaultDeviceCommandQueue`, the device's device-side enqueue queries (API 4.2, values
 //! of `runtime::device_queue`), and a kernel compiled by clang-15 + llvm-spirv-15 whose children
-//! have run when `clFinish` returns (expected values computed by hand).
+//! have run when `clFinish` returns (expected values computed by hand), and the host-side
+//! profiling of such a parent: `CL_PROFILING_COMMAND_END` excludes its children,
+//! `CL_PROFILING_COMMAND_COMPLETE` includes them (API 5.14).
 
 mod common;
 mod direct;
@@ -14,6 +16,7 @@ use std::ptr::{null, null_mut};
 use direct::{check, Session};
 use oxcl::consts::*;
 use oxcl::device::*;
+use oxcl::event::*;
 use oxcl::kernel::*;
 use oxcl::memory::*;
 use oxcl::queue::*;
@@ -245,5 +248,138 @@ fn a_second_default_device_queue_is_the_first_retained() {
         check(clReleaseCommandQueue(second), "clReleaseCommandQueue");
         assert_eq!(queue_info::<u32>(first, CL_QUEUE_REFERENCE_COUNT), Ok(1));
         check(clReleaseCommandQueue(first), "clReleaseCommandQueue");
+    }
+}
+
+const PROFILED_SOURCE: &str = r#"
+kernel void parent(global ulong *out, int n) {
+    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(64),
+        ^{
+            ulong acc = get_global_id(0);
+            for (int k = 0; k < n; k++) acc = acc * 6364136223846793005UL + 1442695040888963407UL;
+            out[get_global_id(0)] = acc;
+        });
+}
+kernel void alone(global ulong *out) { out[get_global_id(0)] = 7; }
+"#;
+
+/// (START, END, COMPLETE) of a profiled event.
+fn profile(event: *mut c_void) -> [u64; 3] {
+    [
+        CL_PROFILING_COMMAND_START,
+        CL_PROFILING_COMMAND_END,
+        CL_PROFILING_COMMAND_COMPLETE,
+    ]
+    .map(|name| {
+        let mut v = 0u64;
+        // SAFETY: a complete event of a profiling queue; a u64 out-value.
+        check(
+            unsafe {
+                clGetEventProfilingInfo(
+                    event,
+                    name,
+                    8,
+                    &mut v as *mut u64 as *mut c_void,
+                    null_mut(),
+                )
+            },
+            "clGetEventProfilingInfo",
+        );
+        v
+    })
+}
+
+/// The profile of one run of `kernel` on `queue` over `global` work-items.
+fn profiled_run(queue: *mut c_void, kernel: *mut c_void, global: usize) -> [u64; 3] {
+    let mut event = null_mut();
+    // SAFETY: valid handles and out-pointer.
+    unsafe {
+        check(
+            clEnqueueNDRangeKernel(
+                queue,
+                kernel,
+                1,
+                null(),
+                &global,
+                null(),
+                0,
+                null(),
+                &mut event,
+            ),
+            "clEnqueueNDRangeKernel",
+        );
+        check(clWaitForEvents(1, &event), "clWaitForEvents");
+    }
+    let times = profile(event);
+    // SAFETY: the event of this run.
+    unsafe { clReleaseEvent(event) };
+    times
+}
+
+/// API 5.14: `CL_PROFILING_COMMAND_END` is when "the command identified by event has finished
+/// execution", `CL_PROFILING_COMMAND_COMPLETE` when it "and any child commands enqueued by this
+/// command on the device have finished execution". The parent only enqueues; its 64 children
+/// run 20000 steps of a linear congruential generator each, so almost all of the time between
+/// START and COMPLETE is theirs: END must lie before COMPLETE by more than START lies before
+/// END. A kernel without children has END = COMPLETE.
+#[test]
+fn a_parent_kernels_end_excludes_its_children_and_complete_includes_them() {
+    let Some(path) = common::clang_spirv(PROFILED_SOURCE, "device_queues_profiling") else {
+        return;
+    };
+    let il = std::fs::read(path).expect("read the module");
+    let s = Session::new();
+    let mut err = 0;
+    let properties = [PROPS, CL_QUEUE_PROFILING_ENABLE, 0];
+    // SAFETY: a 0-terminated property list.
+    let profiled = unsafe {
+        clCreateCommandQueueWithProperties(s.context, s.device, properties.as_ptr(), &mut err)
+    };
+    check(err, "clCreateCommandQueueWithProperties(PROFILING)");
+    let program = s.program_from_il(&il);
+    s.build(program, "");
+    let (parent, alone) = (s.kernel(program, "parent"), s.kernel(program, "alone"));
+    let q = device_queue(&s, &[PROPS, ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT, 0])
+        .expect("default device queue");
+    let out = s.buffer(&[0u64; 64]);
+    s.arg_mem(parent, 0, out);
+    let steps = 20000i32;
+    // SAFETY: an int argument.
+    check(
+        unsafe { clSetKernelArg(parent, 1, 4, &steps as *const i32 as *const c_void) },
+        "clSetKernelArg",
+    );
+    let [start, end, complete] = profiled_run(profiled, parent, 1);
+    // The children ran: the generator's value after `steps` steps from each id.
+    let expected: Vec<u64> = (0..64u64)
+        .map(|id| {
+            (0..steps).fold(id, |acc, _| {
+                acc.wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+            })
+        })
+        .collect();
+    assert_eq!(s.read::<u64>(out, 64), expected);
+    assert!(
+        start <= end && end < complete,
+        "START {start}, END {end}, COMPLETE {complete}"
+    );
+    assert!(
+        complete - end > end - start,
+        "children took {} ns, the parent itself {} ns",
+        complete - end,
+        end - start
+    );
+    s.arg_mem(alone, 0, out);
+    let [start, end, complete] = profiled_run(profiled, alone, 4);
+    assert!(start <= end && end == complete, "{start} {end} {complete}");
+    // SAFETY: handles of this test.
+    unsafe {
+        clReleaseMemObject(out);
+        clReleaseKernel(parent);
+        clReleaseKernel(alone);
+        oxcl::program::clReleaseProgram(program);
+        clReleaseCommandQueue(q);
+        clReleaseCommandQueue(profiled);
     }
 }

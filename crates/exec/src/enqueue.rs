@@ -557,8 +557,24 @@ pub(crate) struct ChildLaunch<'a> {
 }
 
 /// Runs the queued commands of `queue` after the host launch finished, each child kernel
-/// through `run_child` (which uses the same engine), adding their statistics to `stats`.
+/// through `run_child` (which uses the same engine), adding their statistics to `stats` and
+/// the time they took to `stats.children_ns`.
 pub(crate) fn run_children(
+    module: &Module,
+    queue: &DeviceQueue,
+    stats: &mut RunStats,
+    run_child: impl FnMut(&ChildLaunch<'_>, &DeviceQueue) -> Result<RunStats, ExecError>,
+) -> Result<(), ExecError> {
+    let started = std::time::Instant::now();
+    let result = run_queued(module, queue, stats, run_child);
+    if queue.lock().timings.is_empty() {
+        return result;
+    }
+    stats.children_ns += started.elapsed().as_nanos() as u64;
+    result
+}
+
+fn run_queued(
     module: &Module,
     queue: &DeviceQueue,
     stats: &mut RunStats,

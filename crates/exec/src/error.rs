@@ -59,7 +59,7 @@ pub enum ExecError {
         offset: u64,
     },
     #[error(
-        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by local work-item {other:?} since the last barrier"
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by local work-item {other:?} with no barrier ordering the two accesses"
     )]
     DataRace {
         kernel: String,
@@ -67,7 +67,8 @@ pub enum ExecError {
         at: String,
         access: &'static str,
         offset: u64,
-        /// The other work-item's local linear index (`None`: several readers).
+        /// The other work-item's local linear index (`None` when it is not known; checked mode
+        /// always names it).
         other: Option<u32>,
     },
     #[error("kernel `{kernel}`, work-group {group_id:?}: barrier divergence: {detail}")]

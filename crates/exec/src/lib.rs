@@ -125,6 +125,11 @@ pub struct RunStats {
     pub barriers: u64,
     /// Output of `printf`, in work-group order (work-items of a group in the order they ran).
     pub printf: Vec<u8>,
+    /// Nanoseconds spent on the commands kernels enqueued on the device (children,
+    /// grandchildren, markers), which run after the launched kernel's own work-items finished:
+    /// the host's `CL_PROFILING_COMMAND_END` of the launch excludes them, `_COMPLETE` includes
+    /// them (API 5.14). 0 when nothing was enqueued.
+    pub children_ns: u64,
 }
 
 /// A way of running kernels.

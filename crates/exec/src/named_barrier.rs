@@ -55,6 +55,9 @@ pub(crate) struct Schedule {
     released: Vec<usize>,
     /// Barriers passed (work-group barriers and named-barrier phases), for the statistics.
     pub barriers: u64,
+    /// When recording (checked mode, [`Schedule::recording_phases`]): the work-items of each
+    /// named-barrier phase released since the last [`Schedule::take_phases`].
+    phases: Option<Vec<Vec<usize>>>,
 }
 
 impl Schedule {
@@ -65,7 +68,20 @@ impl Schedule {
             named: BTreeMap::new(),
             released: Vec::new(),
             barriers: 0,
+            phases: None,
         }
+    }
+
+    /// Keeps the members of every named-barrier phase released, for checked mode's race
+    /// tracking (which work-items a named barrier synchronised).
+    pub fn recording_phases(mut self) -> Schedule {
+        self.phases = Some(Vec::new());
+        self
+    }
+
+    /// The phases released since the last call (empty when not recording).
+    pub fn take_phases(&mut self) -> Vec<Vec<usize>> {
+        self.phases.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Records where work-item `i` stopped. Err: a named barrier used against its rules.
@@ -100,6 +116,9 @@ impl Schedule {
         }
         phase.waiting.push(i);
         if phase.waiting.len() == count as usize {
+            if let Some(phases) = &mut self.phases {
+                phases.push(phase.waiting.clone());
+            }
             for w in phase.waiting.drain(..) {
                 self.stops[w] = None;
                 self.released.push(w);

@@ -7,7 +7,10 @@
 //! way round). An access through such a pointer is checked against the [`SvmSpace`] of the
 //! launch (the live SVM allocations of the context): it must lie inside one allocation, or the
 //! access faults (`Fault::Invalid` outside every allocation, `Fault::OutOfBounds` when it starts
-//! inside one and runs past its end). SVM memory is `__global`.
+//! inside one and runs past its end). SVM memory is `__global`. A write (store or atomic) into
+//! an allocation made with `CL_MEM_READ_ONLY` is reported as an invalid access rather than
+//! done: API 5.6.1 leaves it undefined, and a checked implementation says so
+//! ([`SvmSpace::find_for_write`]).
 //!
 //! Safety contract: the caller of a launch keeps every range of its `SvmSpace` valid for reads
 //! and writes for the whole run (the runtime holds a reference to each allocation).
@@ -21,6 +24,8 @@ use crate::interp::memory::Fault;
 pub struct SvmRange {
     pub base: *mut u8,
     pub len: usize,
+    /// Allocated with `CL_MEM_READ_ONLY`: kernels may not write it.
+    pub read_only: bool,
 }
 
 // SAFETY: a plain address range; the launch contract makes the caller responsible for it.
@@ -74,6 +79,21 @@ impl SvmSpace {
         }
     }
 
+    /// As [`SvmSpace::find`], for a write: an allocation made with `CL_MEM_READ_ONLY` gives
+    /// `Fault::Invalid` (API 5.6.1: "Writing to a SVM buffer created with CL_MEM_READ_ONLY
+    /// inside a kernel is undefined").
+    pub fn find_for_write(&self, addr: u64, size: u64) -> Result<*mut u8, Fault> {
+        let at = self.find(addr, size)?;
+        let after = self.ranges.partition_point(|r| r.base as u64 <= addr);
+        match after.checked_sub(1).and_then(|i| self.ranges.get(i)) {
+            Some(range) if range.read_only => Err(Fault::Invalid {
+                pointer: addr,
+                reason: "write to SVM memory allocated with CL_MEM_READ_ONLY",
+            }),
+            _ => Ok(at),
+        }
+    }
+
     /// Whether `addr` lies inside an allocation (the address space query of a pointer).
     pub fn contains(&self, addr: u64) -> bool {
         self.find(addr, 0).is_ok()
@@ -98,8 +118,16 @@ mod tests {
         let pa = block.as_mut_ptr();
         let pb = pa.wrapping_add(32);
         let space = SvmSpace::new(vec![
-            SvmRange { base: pb, len: 8 },
-            SvmRange { base: pa, len: 16 },
+            SvmRange {
+                base: pb,
+                len: 8,
+                read_only: true,
+            },
+            SvmRange {
+                base: pa,
+                len: 16,
+                read_only: false,
+            },
         ]);
         let (ia, ib) = (pa as u64, pb as u64);
         assert_eq!(space.find(ia, 16), Ok(pa));
@@ -118,5 +146,15 @@ mod tests {
         assert!(matches!(space.find(8, 1), Err(Fault::Invalid { .. })));
         assert!(space.contains(ia + 15) && !space.contains(ia + 16));
         assert!(NO_SVM.find(ia, 1).is_err());
+        // Writes: allowed in the read-write allocation, refused in the read-only one.
+        assert_eq!(space.find_for_write(ia + 12, 4), Ok(pa.wrapping_add(12)));
+        assert!(matches!(
+            space.find_for_write(ib + 4, 4),
+            Err(Fault::Invalid { .. })
+        ));
+        assert!(matches!(
+            space.find_for_write(ia + 12, 8),
+            Err(Fault::OutOfBounds { .. })
+        ));
     }
 }

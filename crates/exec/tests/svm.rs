@@ -1,7 +1,7 @@
 //! Shared virtual memory through both engines: host addresses passed as SVM pointer arguments
 //! and stored in SVM memory are followed by kernels, pointers kernels store are host addresses
-//! the host follows, atomics work on SVM memory, and accesses outside every SVM allocation are
-//! errors. Kernels are compiled by clang-15 + llvm-spirv-15 (skipped when absent); expected
+//! the host follows, atomics work on SVM memory, and accesses outside every SVM allocation, and
+//! writes into read-only allocations, are errors. Kernels are compiled by clang-15 + llvm-spirv-15 (skipped when absent); expected
 //! values come from plain Rust in each test.
 
 mod common;
@@ -49,6 +49,7 @@ fn svm_block(words: usize) -> (Vec<u64>, SvmSpace) {
     let space = SvmSpace::new(vec![SvmRange {
         base: block.as_mut_ptr().cast(),
         len: words * 8,
+        read_only: false,
     }]);
     (block, space)
 }
@@ -238,4 +239,104 @@ fn accesses_outside_every_allocation_are_errors() {
         },
     );
     assert_eq!(block, guard);
+}
+
+/// API 5.6.1: "Writing to a SVM buffer created with CL_MEM_READ_ONLY inside a kernel is
+/// undefined": reads of a read-only allocation work, a store or an atomic into it is an
+/// invalid access on both engines and leaves the memory as it was.
+#[test]
+fn writes_into_read_only_svm_are_errors() {
+    let Some(m) = build(
+        "kernel void sum(global const int *in, global int *out) {
+             int i = get_global_id(0);
+             out[i] = in[i] + in[i + 4];
+         }
+         kernel void store(global int *p) { p[get_global_id(0)] = 9; }
+         kernel void bump(global int *p) { atomic_inc(p); }",
+    ) else {
+        return;
+    };
+    // Words 0..8 read-only (2·k), words 8..12 read-write.
+    let mut ro = vec![0i32; 8];
+    let mut rw = vec![0i32; 4];
+    let svm = SvmSpace::new(vec![
+        SvmRange {
+            base: ro.as_mut_ptr().cast(),
+            len: 32,
+            read_only: true,
+        },
+        SvmRange {
+            base: rw.as_mut_ptr().cast(),
+            len: 16,
+            read_only: false,
+        },
+    ]);
+    let (ro_ptr, rw_ptr) = (ro.as_mut_ptr(), rw.as_mut_ptr());
+    let reset = &mut || {
+        for k in 0..8 {
+            // SAFETY: the live vectors above.
+            unsafe { *ro_ptr.add(k) = 2 * k as i32 };
+        }
+        // SAFETY: as above.
+        unsafe { std::ptr::write_bytes(rw_ptr, 0, 4) };
+    };
+    let read_only = |engine: &str, r: Result<RunStats, ExecError>| {
+        match r {
+            Err(ExecError::InvalidPointer { reason, .. }) => {
+                assert!(reason.contains("CL_MEM_READ_ONLY"), "{engine}: {reason}")
+            }
+            other => panic!("{engine}: expected a read-only SVM error, got {other:?}"),
+        }
+        // SAFETY: the run is over.
+        let now = unsafe { std::slice::from_raw_parts(ro_ptr, 8) };
+        assert_eq!(
+            now,
+            [0, 2, 4, 6, 8, 10, 12, 14],
+            "{engine}: read-only memory changed"
+        );
+    };
+    // out[i] = 2i + 2(i + 4) = 4i + 8.
+    run_both(
+        &m,
+        "sum",
+        &[
+            ArgValue::SvmPointer(ro_ptr as u64),
+            ArgValue::SvmPointer(rw_ptr as u64),
+        ],
+        NdRange::new_1d(4, 2),
+        &svm,
+        &mut *reset,
+        &mut |engine, r| {
+            r.unwrap_or_else(|e| panic!("{engine}: run failed: {e}"));
+            // SAFETY: the run is over.
+            let out = unsafe { std::slice::from_raw_parts(rw_ptr, 4) };
+            assert_eq!(out, [8, 12, 16, 20], "{engine}");
+        },
+    );
+    for kernel in ["store", "bump"] {
+        run_both(
+            &m,
+            kernel,
+            &[ArgValue::SvmPointer(ro_ptr as u64 + 4)],
+            NdRange::new_1d(2, 2),
+            &svm,
+            &mut *reset,
+            &mut |engine, r| read_only(&format!("{engine} {kernel}"), r),
+        );
+    }
+    // The same kernels write the read-write allocation.
+    run_both(
+        &m,
+        "store",
+        &[ArgValue::SvmPointer(rw_ptr as u64)],
+        NdRange::new_1d(4, 2),
+        &svm,
+        &mut *reset,
+        &mut |engine, r| {
+            r.unwrap_or_else(|e| panic!("{engine}: run failed: {e}"));
+            // SAFETY: the run is over.
+            let out = unsafe { std::slice::from_raw_parts(rw_ptr, 4) };
+            assert_eq!(out, [9; 4], "{engine}");
+        },
+    );
 }

@@ -1,4 +1,10 @@
 //! Buffer objects (API 5.2): device memory in host RAM, aligned for every OpenCL C type.
+//!
+//! A buffer created with `CL_MEM_USE_HOST_PTR` on memory of an SVM allocation (API 5.2.1: "If
+//! host_ptr is a pointer returned by clSVMAlloc … the buffer is created using that SVM memory")
+//! is that memory: it keeps the allocation alive and reaches kernels as the host address itself
+//! (an SVM pointer, `exec::svm`), so pointers a kernel derives from it are the addresses the host
+//! and other kernels see through the SVM pointer, and the other way round. Its sub-buffers too.
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
@@ -43,6 +49,9 @@ struct Storage {
     lock: Arc<Mutex<()>>,
     /// The buffer a sub-buffer lies in (kept alive as long as the sub-buffer) and its offset there.
     parent: Option<(Buffer, usize)>,
+    /// The SVM allocation the memory lies in (`use_host_ptr` on SVM memory; sub-buffers inherit
+    /// it), kept alive as long as the buffer.
+    svm: Option<crate::Svm>,
 }
 
 // SAFETY: the memory is only accessed through `Buffer`'s methods, which hold `lock`, or by a
@@ -87,6 +96,7 @@ impl Buffer {
                 flags,
                 lock: Arc::default(),
                 parent: None,
+                svm: None,
             }),
         })
     }
@@ -98,7 +108,10 @@ impl Buffer {
         Ok(buffer)
     }
 
-    /// A buffer that uses the host's memory directly (`CL_MEM_USE_HOST_PTR`).
+    /// A buffer that uses the host's memory directly (`CL_MEM_USE_HOST_PTR`). When `ptr` lies in
+    /// a live SVM allocation of `context`, the buffer must lie inside it (API 5.2.1
+    /// `CL_INVALID_BUFFER_SIZE`: "host_ptr is a pointer returned by clSVMAlloc and size is greater
+    /// than the size passed to clSVMAlloc") and is created on that SVM memory (module doc).
     ///
     /// # Safety
     /// `ptr` must be valid for reads and writes of `size` bytes for as long as any clone of the
@@ -115,6 +128,12 @@ impl Buffer {
         }
         let ptr =
             NonNull::new(ptr).ok_or_else(|| Error::InvalidHostPtr("null host pointer".into()))?;
+        let svm = context.svm_find(ptr.as_ptr());
+        if let Some(svm) = &svm {
+            if !svm.contains(ptr.as_ptr() as usize, size) {
+                return Err(Error::InvalidBufferSize(size));
+            }
+        }
         Ok(Buffer {
             inner: Arc::new(Storage {
                 ptr,
@@ -123,6 +142,7 @@ impl Buffer {
                 flags,
                 lock: Arc::default(),
                 parent: None,
+                svm,
             }),
         })
     }
@@ -243,6 +263,11 @@ impl Buffer {
         Arc::as_ptr(&self.inner.lock) as usize
     }
 
+    /// The SVM allocation this buffer's memory lies in (module doc), if any.
+    pub fn svm(&self) -> Option<&crate::Svm> {
+        self.inner.svm.as_ref()
+    }
+
     /// The memory, for a kernel launch that holds [`Buffer::lock`].
     pub(crate) fn raw(&self) -> (*mut u8, usize) {
         (self.inner.ptr.as_ptr(), self.inner.size)
@@ -347,6 +372,7 @@ impl Buffer {
                 flags,
                 lock: self.inner.lock.clone(),
                 parent: Some((self.clone(), origin)),
+                svm: self.inner.svm.clone(),
             }),
         })
     }

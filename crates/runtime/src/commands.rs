@@ -62,6 +62,7 @@ impl EventState {
                     submit: now,
                     start: now,
                     end: now,
+                    complete: now,
                 },
                 callbacks: Vec::new(),
             }),
@@ -99,6 +100,13 @@ impl EventState {
     /// error), records the profiling time and calls the callbacks registered for the statuses
     /// passed. A finished event does not change again; returns whether it changed.
     pub fn set_status(&self, status: i32) -> bool {
+        self.set_status_after_children(status, 0)
+    }
+
+    /// [`EventState::set_status`] for a kernel command whose device-enqueued children took
+    /// the last `children_ns` nanoseconds of its run: on completion `end` excludes them and
+    /// `complete` includes them (API 5.14).
+    pub fn set_status_after_children(&self, status: i32, children_ns: u64) -> bool {
         let now = now_ns();
         let ready = {
             let mut inner = self.lock();
@@ -114,7 +122,8 @@ impl EventState {
                 inner.profiling.start = now;
             }
             if status <= COMPLETE {
-                inner.profiling.end = now;
+                inner.profiling.complete = now;
+                inner.profiling.end = now.saturating_sub(children_ns).max(inner.profiling.start);
             }
             inner.status = status;
             let callbacks = std::mem::take(&mut inner.callbacks);
@@ -163,10 +172,14 @@ impl EventState {
 /// The work of a command; an error becomes the event's (negative) status.
 pub type Work = Box<dyn FnOnce() -> Result<()> + Send>;
 
+/// The work of a kernel command: returns the nanoseconds its device-enqueued children took at
+/// the end of its run (`Queue::nd_range`'s `complete - end`), which the event's `END` excludes.
+pub type KernelWork = Box<dyn FnOnce() -> Result<u64> + Send>;
+
 struct Job {
     wait_for: Vec<Arc<EventState>>,
     event: Arc<EventState>,
-    work: Work,
+    work: KernelWork,
 }
 
 /// How a command orders itself against the other commands of its queue (API 5.12).
@@ -251,9 +264,19 @@ impl CommandQueue {
     /// [`CommandQueue::submit`] for markers and barriers too.
     pub fn submit_kind(
         &self,
-        mut wait_for: Vec<Arc<EventState>>,
+        wait_for: Vec<Arc<EventState>>,
         kind: CommandKind,
         work: Work,
+    ) -> Arc<EventState> {
+        self.submit_kernel(wait_for, kind, Box::new(move || work().map(|()| 0)))
+    }
+
+    /// [`CommandQueue::submit_kind`] for a kernel command (see [`KernelWork`]).
+    pub fn submit_kernel(
+        &self,
+        mut wait_for: Vec<Arc<EventState>>,
+        kind: CommandKind,
+        work: KernelWork,
     ) -> Arc<EventState> {
         let event = EventState::new(QUEUED);
         // Commands are submitted to the device as soon as they are queued.
@@ -375,13 +398,13 @@ fn run_job(job: Job) {
     }
     job.event.set_status(RUNNING);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.work));
-    let status = match result {
-        Ok(Ok(())) => COMPLETE,
-        Ok(Err(e)) => e.code().min(-1),
+    let (status, children_ns) = match result {
+        Ok(Ok(children_ns)) => (COMPLETE, children_ns),
+        Ok(Err(e)) => (e.code().min(-1), 0),
         // CL_OUT_OF_RESOURCES: the command could not complete.
-        Err(_) => -5,
+        Err(_) => (-5, 0),
     };
-    job.event.set_status(status);
+    job.event.set_status_after_children(status, children_ns);
 }
 
 /// The device and host clock of event profiling (`clGetDeviceAndHostTimer`), in nanoseconds.

@@ -45,7 +45,13 @@ pub struct ProfilingInfo {
     pub queued: u64,
     pub submit: u64,
     pub start: u64,
+    /// The command's own end: for a kernel, when its work-items finished, before the kernels
+    /// it enqueued on the device ran.
     pub end: u64,
+    /// `CL_PROFILING_COMMAND_COMPLETE`: "the command identified by event and any child
+    /// commands enqueued by this command on the device have finished execution" (equal to
+    /// `end` for commands without children).
+    pub complete: u64,
 }
 
 /// A completed command.
@@ -137,16 +143,23 @@ impl Queue {
     }
 
     fn timed(&self, command: impl FnOnce() -> Result<()>) -> Result<Event> {
+        self.timed_with_children(|| command().map(|()| 0))
+    }
+
+    /// Runs `command`, which returns the nanoseconds its device-enqueued children took at its
+    /// end (`exec::RunStats::children_ns`): `end` excludes them, `complete` includes them.
+    fn timed_with_children(&self, command: impl FnOnce() -> Result<u64>) -> Result<Event> {
         let queued = now_ns();
         let start = now_ns();
-        command()?;
-        let end = now_ns();
+        let children_ns = command()?;
+        let complete = now_ns();
         Ok(Event {
             profiling: ProfilingInfo {
                 queued,
                 submit: queued,
                 start,
-                end,
+                end: complete.saturating_sub(children_ns).max(start),
+                complete,
             },
         })
     }
@@ -232,6 +245,11 @@ impl Queue {
         let exec_args: Vec<exec::ArgValue> = args
             .iter()
             .map(|a| match a {
+                // API 5.2.1: a buffer created on SVM memory is that memory; the kernel gets its
+                // host address (`crate::buffer`).
+                ArgValue::Buffer(b) if b.svm().is_some() => {
+                    exec::ArgValue::SvmPointer(b.host_address() as u64)
+                }
                 ArgValue::Buffer(b) => {
                     let (ptr, len) = b.raw();
                     exec::ArgValue::Buffer { ptr, len }
@@ -243,8 +261,11 @@ impl Queue {
                 ArgValue::Svm(addr) => exec::ArgValue::SvmPointer(*addr),
             })
             .collect();
-        // Every live SVM allocation stays allocated until the run ends (`crate::svm`).
-        let (svm_keep, svm_space) = self.context.svm_snapshot();
+        // Every live SVM allocation stays allocated until the run ends (`crate::svm`), and so
+        // does the allocation of each buffer on SVM memory, even one freed already.
+        let (svm_keep, svm_space) = self
+            .context
+            .svm_snapshot(buffers.iter().filter_map(|b| b.svm()));
         let launch = exec::Launch {
             module: kernel.kir_module(),
             kernel: kernel.index(),
@@ -261,7 +282,7 @@ impl Queue {
                 STRICT.get_or_init(exec::Jit::strict)
             }
         };
-        let event = self.timed(|| {
+        let event = self.timed_with_children(|| {
             // Kernels enqueue children into the context's default device queue; the launch
             // returns after them (`device_queue`).
             let device_queue = self.context.default_device_queue().map(|q| q.exec_config());
@@ -278,7 +299,7 @@ impl Queue {
                 let _ = out.write_all(&stats.printf);
                 let _ = out.flush();
             }
-            Ok(())
+            Ok(stats.children_ns)
         });
         drop(guards);
         drop(svm_keep);

@@ -163,15 +163,24 @@ impl Context {
         (addr - (svm.as_ptr() as usize) < svm.size()).then(|| svm.clone())
     }
 
-    /// Every live allocation (kept alive by the caller while a launch runs) and the
-    /// `exec::SvmSpace` naming them.
-    pub(crate) fn svm_snapshot(&self) -> (Vec<Svm>, exec::SvmSpace) {
-        let keep: Vec<Svm> = self.svm_table().lock().values().cloned().collect();
+    /// Every live allocation and those of `extra` (kept alive by the caller while a launch
+    /// runs), and the `exec::SvmSpace` naming them.
+    pub(crate) fn svm_snapshot<'a>(
+        &self,
+        extra: impl Iterator<Item = &'a Svm>,
+    ) -> (Vec<Svm>, exec::SvmSpace) {
+        let mut keep: Vec<Svm> = self.svm_table().lock().values().cloned().collect();
+        for svm in extra {
+            if !keep.iter().any(|k| k.as_ptr() == svm.as_ptr()) {
+                keep.push(svm.clone());
+            }
+        }
         let space = exec::SvmSpace::new(
             keep.iter()
                 .map(|s| exec::SvmRange {
                     base: s.as_ptr(),
                     len: s.size(),
+                    read_only: s.flags().read_only,
                 })
                 .collect(),
         );
@@ -204,7 +213,7 @@ mod tests {
             .is_none_or(|s| s.as_ptr() != a.as_ptr()));
         assert!(a.contains(a.as_ptr() as usize + 50, 50));
         assert!(!a.contains(a.as_ptr() as usize + 50, 51));
-        assert_eq!(c.svm_snapshot().0.len(), 2);
+        assert_eq!(c.svm_snapshot(std::iter::empty()).0.len(), 2);
         assert!(c.svm_free(a.as_ptr()));
         assert!(!c.svm_free(a.as_ptr()));
         assert!(c.svm_find(inside).is_none());

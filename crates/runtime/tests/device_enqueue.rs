@@ -1,5 +1,6 @@
 //! Device-side enqueue through the Rust API: a default device queue (`runtime::DeviceQueue`)
-//! receives the children a kernel enqueues, `Queue::nd_range` returns after them, a context
+//! receives the children a kernel enqueues, `Queue::nd_range` returns after them (its event's
+//! `end` before the children ran, `complete` after them, API 5.14), a context
 //! without one makes `enqueue_kernel` fail with `CLK_INVALID_QUEUE`, and the device queue limits
 //! and errors of API 5.1. Kernels compiled by clang-15 + llvm-spirv-15 (skips with a printed
 //! reason when they are absent); expected values computed by hand.
@@ -94,18 +95,23 @@ fn ints(b: &Buffer) -> Vec<i32> {
         .collect()
 }
 
-/// Runs `parent` over 4 groups of 4 work-items; returns the output buffer.
-fn run_parent(ctx: &Context, il: &[u8], engine: EngineKind) -> Vec<i32> {
+/// Runs `parent` over 4 groups of 4 work-items; returns the output buffer and the launch's
+/// profiling times.
+fn run_parent_profiled(
+    ctx: &Context,
+    il: &[u8],
+    engine: EngineKind,
+) -> (Vec<i32>, runtime::ProfilingInfo) {
     let program = Program::from_il(ctx, il).expect("program");
     program.build("").expect("build");
     let parent = program.kernel("parent").expect("parent");
     let out = Buffer::new(ctx, MemFlags::default(), 256 * 4).unwrap();
     parent.set_arg_buffer(0, Some(&out)).unwrap();
-    Queue::new(ctx)
+    let event = Queue::new(ctx)
         .with_engine(engine)
         .nd_range(&parent, &NdRange::new(&[16], Some(&[4]), None))
         .expect("launch");
-    ints(&out)
+    (ints(&out), event.profiling())
 }
 
 #[test]
@@ -114,12 +120,17 @@ fn children_and_grandchildren_complete_with_the_parent() {
     for engine in [EngineKind::Interpreter, EngineKind::Jit] {
         let ctx = context();
         let _queue = DeviceQueue::new(&ctx, None, true).expect("default device queue");
-        let out = run_parent(&ctx, &il, engine);
+        let (out, times) = run_parent_profiled(&ctx, &il, engine);
         for i in 0..32 {
             assert_eq!(out[i], i as i32 * 2, "{engine:?} child {i}");
             assert_eq!(out[64 + i], i as i32 + 1000, "{engine:?} grandchild {i}");
         }
         assert_eq!(&out[200..204], &[0; 4], "{engine:?} CLK_SUCCESS");
+        // The parent's own end precedes the 36 commands it enqueued; complete follows them.
+        assert!(
+            times.start <= times.end && times.end < times.complete,
+            "{engine:?}: {times:?}"
+        );
     }
 }
 
@@ -127,10 +138,11 @@ fn children_and_grandchildren_complete_with_the_parent() {
 fn without_a_default_device_queue_enqueue_fails() {
     let Some(il) = spirv() else { return };
     let ctx = context();
-    let out = run_parent(&ctx, &il, EngineKind::Interpreter);
-    // CLK_INVALID_QUEUE (opencl-c-base.h) and no child ran.
+    let (out, times) = run_parent_profiled(&ctx, &il, EngineKind::Interpreter);
+    // CLK_INVALID_QUEUE (opencl-c-base.h) and no child ran: end is complete.
     assert_eq!(&out[200..204], &[-102; 4]);
     assert!(out[..200].iter().all(|&v| v == 0));
+    assert_eq!(times.end, times.complete, "{times:?}");
     // A queue that was dropped is no default any more.
     {
         let _queue = DeviceQueue::new(&ctx, Some(4096), true).expect("queue");

@@ -148,8 +148,8 @@ pub enum Fault {
         space: AddrSpace,
         offset: u64,
     },
-    /// Checked mode: a local-memory data race with work-item `other` (local linear index; `None`
-    /// when the other is one of several readers not recorded).
+    /// Checked mode: a local-memory data race with work-item `other` (local linear index;
+    /// [`LocalShadow`] always knows it).
     Race {
         offset: u64,
         other: Option<u32>,
@@ -170,29 +170,105 @@ pub struct Memory<'a> {
     pub item: u32,
 }
 
-/// Checked mode: for every byte of the group's local memory, which work-item wrote it and
-/// which read it first since the last barrier (work-item index + 1; 0 = nobody), with the
-/// `MANY` bit set on the reader once several work-items read it. Two work-items touching a
-/// byte between barriers, at least one writing, is a data race (OpenCL C 2.0 §3.3.4 memory
-/// model: unsynchronised conflicting accesses are undefined).
+/// Checked mode: for every byte of the group's local memory, the last write and the reads since
+/// it (work-item index + 1, 0 = nobody, each with the work-item's clock at the access). Two
+/// work-items touching a byte, at least one writing, with no synchronisation between the two
+/// accesses is a data race (OpenCL C 2.0 §3.3.4 memory model: unsynchronised conflicting
+/// accesses are undefined).
+///
+/// Synchronisation: a work-group barrier orders everything before it ([`LocalShadow::clear`]);
+/// a named barrier orders only the work-items of the phase it released
+/// ([`LocalShadow::synchronize`]). For those, every work-item has a vector clock (created at the
+/// first named barrier; before it each work-item's own clock is 1 and it knows nothing of the
+/// others): an access by `b` is ordered after an access recorded as (`a`, clock `c`) when
+/// `a == b` or `b`'s clock knows `a` at `c` or later. Concurrent readers of a byte are kept in
+/// a side table (reads ordered before a newer read of the same byte are dropped, as a write
+/// ordered after the newer read is ordered after them too).
 pub struct LocalShadow {
-    regions: Vec<Vec<(u32, u32)>>,
+    regions: Vec<Vec<ShadowCell>>,
+    /// Per work-item vector clocks (empty until the first named barrier).
+    clocks: Vec<Vec<u32>>,
+    /// The reads of bytes read by several unordered work-items: (region, offset) → reads.
+    shared_reads: std::collections::HashMap<(usize, usize), Vec<(u32, u32)>>,
 }
 
-const MANY: u32 = 1 << 31;
+/// One byte's record: the last writer and its clock, the reader (or [`SHARED`]) and its clock.
+#[derive(Clone, Copy, Default)]
+struct ShadowCell {
+    writer: u32,
+    write_clock: u32,
+    reader: u32,
+    read_clock: u32,
+}
+
+/// `ShadowCell::reader` when the reads are in `LocalShadow::shared_reads`.
+const SHARED: u32 = u32::MAX;
+
+/// Whether `clocks[me]` knows `other` (work-item index) at `clock` (see [`LocalShadow`]).
+fn ordered(clocks: &[Vec<u32>], me: u32, other: u32, clock: u32) -> bool {
+    other == me
+        || clocks
+            .get(me as usize)
+            .and_then(|c| c.get(other as usize))
+            .is_some_and(|&known| known >= clock)
+}
 
 impl LocalShadow {
     pub fn new(sizes: &[usize]) -> LocalShadow {
         LocalShadow {
-            regions: sizes.iter().map(|&n| vec![(0, 0); n]).collect(),
+            regions: sizes
+                .iter()
+                .map(|&n| vec![ShadowCell::default(); n])
+                .collect(),
+            clocks: Vec::new(),
+            shared_reads: std::collections::HashMap::new(),
         }
     }
 
-    /// Forgets all accesses (a barrier orders everything before it).
+    /// Forgets all accesses (a work-group barrier orders everything before it).
     pub fn clear(&mut self) {
         for region in &mut self.regions {
-            region.fill((0, 0));
+            region.fill(ShadowCell::default());
         }
+        self.shared_reads.clear();
+    }
+
+    /// A named barrier released `members` (local linear indices) of a group of `items`
+    /// work-items: each member's accesses so far are ordered before the accesses every member
+    /// makes from now on; the others stay unordered with them.
+    pub fn synchronize(&mut self, members: &[usize], items: usize) {
+        if self.clocks.is_empty() {
+            self.clocks = (0..items)
+                .map(|i| {
+                    let mut clock = vec![0u32; items];
+                    clock[i] = 1;
+                    clock
+                })
+                .collect();
+        }
+        let mut joined = vec![0u32; items];
+        for &m in members {
+            if let Some(clock) = self.clocks.get(m) {
+                for (j, c) in joined.iter_mut().zip(clock) {
+                    *j = (*j).max(*c);
+                }
+            }
+        }
+        for &m in members {
+            if let Some(clock) = self.clocks.get_mut(m) {
+                clock.copy_from_slice(&joined);
+                clock[m] = clock[m].saturating_add(1);
+            }
+        }
+    }
+
+    /// Work-item `item`'s own clock.
+    fn clock(&self, item: u32) -> u32 {
+        self.clocks
+            .get(item as usize)
+            .and_then(|c| c.get(item as usize))
+            .copied()
+            .unwrap_or(1)
     }
 
     /// Records an access of `len` bytes at `offset` of region `region` by work-item `item`;
@@ -205,36 +281,63 @@ impl LocalShadow {
         item: u32,
         write: bool,
     ) -> Result<(), Fault> {
-        let Some(bytes) = self.regions.get_mut(region) else {
+        let now = self.clock(item);
+        let LocalShadow {
+            regions,
+            clocks,
+            shared_reads,
+        } = self;
+        let Some(bytes) = regions.get_mut(region) else {
             return Ok(());
         };
         let me = item + 1;
         let start = offset.min(bytes.len() as u64) as usize;
         let end = offset.saturating_add(len).min(bytes.len() as u64) as usize;
-        for (k, (writer, reader)) in bytes[start..end].iter_mut().enumerate() {
-            let first_reader = *reader & !MANY;
-            let other_readers = *reader & MANY != 0 || (first_reader != 0 && first_reader != me);
-            let conflict = if *writer != 0 && *writer != me {
-                Some(*writer)
-            } else if write && other_readers {
-                Some(first_reader)
-            } else {
-                None
-            };
-            if let Some(other) = conflict {
-                return Err(Fault::Race {
-                    offset: (start + k) as u64,
-                    // The first reader may be this work-item; the other one is then unknown.
-                    other: (other != me).then(|| other - 1),
-                    write,
-                });
+        let race = |at: usize, other: u32| Fault::Race {
+            offset: at as u64,
+            other: Some(other - 1),
+            write,
+        };
+        for (at, cell) in bytes.iter_mut().enumerate().take(end).skip(start) {
+            if cell.writer != 0 && !ordered(clocks, item, cell.writer - 1, cell.write_clock) {
+                return Err(race(at, cell.writer));
             }
             if write {
-                *writer = me;
-            } else if first_reader == 0 {
-                *reader = me;
-            } else if first_reader != me {
-                *reader |= MANY;
+                if cell.reader == SHARED {
+                    let reads = shared_reads.remove(&(region, at)).unwrap_or_default();
+                    if let Some(&(r, _)) = reads
+                        .iter()
+                        .find(|&&(r, c)| !ordered(clocks, item, r - 1, c))
+                    {
+                        shared_reads.insert((region, at), reads);
+                        return Err(race(at, r));
+                    }
+                } else if cell.reader != 0
+                    && !ordered(clocks, item, cell.reader - 1, cell.read_clock)
+                {
+                    return Err(race(at, cell.reader));
+                }
+                // Every earlier access is ordered before this write, so before whatever is
+                // ordered after it.
+                *cell = ShadowCell {
+                    writer: me,
+                    write_clock: now,
+                    reader: 0,
+                    read_clock: 0,
+                };
+            } else if cell.reader == SHARED {
+                let reads = shared_reads.entry((region, at)).or_default();
+                reads.retain(|&(r, c)| !ordered(clocks, item, r - 1, c));
+                reads.push((me, now));
+            } else if cell.reader == 0 || ordered(clocks, item, cell.reader - 1, cell.read_clock) {
+                cell.reader = me;
+                cell.read_clock = now;
+            } else {
+                shared_reads.insert(
+                    (region, at),
+                    vec![(cell.reader, cell.read_clock), (me, now)],
+                );
+                cell.reader = SHARED;
             }
         }
         Ok(())
@@ -348,8 +451,19 @@ impl Memory<'_> {
         Ok(())
     }
 
+    /// A write through a host address must not land in read-only SVM memory (`crate::svm`).
+    fn check_svm_write(&self, ptr: u64, size: u64) -> Result<(), Fault> {
+        match self.layout.decode(ptr) {
+            (RegionRef::Null, offset) if offset != 0 => {
+                self.svm.find_for_write(offset, size).map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub fn write(&mut self, ptr: u64, data: &[u8]) -> Result<(), Fault> {
         self.track(ptr, data.len() as u64, true)?;
+        self.check_svm_write(ptr, data.len() as u64)?;
         match self.place(ptr, data.len() as u64)? {
             Place::Shared(_, AddrSpace::Constant, _) => {
                 return Err(Fault::Invalid {
@@ -375,6 +489,7 @@ impl Memory<'_> {
         update: impl Fn(u64) -> u64,
     ) -> Result<u64, Fault> {
         let region_offset = ptr & self.layout.offset_mask();
+        self.check_svm_write(ptr, width)?;
         match self.place(ptr, width)? {
             Place::Shared(at, space, offset) => {
                 if !(at as usize).is_multiple_of(width as usize) {

@@ -11,7 +11,8 @@
 //!
 //! Memory: see `memory` for regions and pointers, `program` for module-scope variables. In
 //! checked mode each group also keeps a `memory::LocalShadow` of its local memory, cleared at
-//! every barrier, to report data races between work-items.
+//! every work-group barrier and told which work-items each named barrier synchronised, to
+//! report data races between work-items.
 
 pub(crate) mod builtins;
 pub(crate) mod eval;
@@ -618,6 +619,9 @@ fn run_group(ctx: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
         .collect::<Result<Vec<Item>, ExecError>>()?;
     // Work-group and named barriers (`crate::named_barrier`).
     let mut schedule = crate::named_barrier::Schedule::new(items.len());
+    if shadow.is_some() {
+        schedule = schedule.recording_phases();
+    }
     let mut run: Vec<usize> = (0..items.len()).collect();
     loop {
         let passed = schedule.barriers;
@@ -632,6 +636,7 @@ fn run_group(ctx: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
                     detail,
                 })?;
         }
+        let named_passed = schedule.barriers;
         let next = schedule
             .next()
             .map_err(|stuck| ExecError::BarrierDivergence {
@@ -639,12 +644,15 @@ fn run_group(ctx: &RunCtx<'_>, group_id: [u64; 3]) -> GroupResult {
                 group_id,
                 detail: crate::named_barrier::divergence_detail(stuck, |i| items[i].local_id),
             })?;
-        if schedule.barriers != passed {
-            counters.barriers += schedule.barriers - passed;
-            // A barrier orders the accesses before it. (After a named barrier this forgets
-            // the accesses of the work-items it did not synchronize too: races between those
-            // go unreported rather than synchronized pairs reported.)
-            if let Some(shadow) = &mut shadow {
+        counters.barriers += schedule.barriers - passed;
+        // Checked mode: a named barrier orders the accesses of the work-items it released
+        // (only theirs); a work-group barrier orders every access before it.
+        let phases = schedule.take_phases();
+        if let Some(shadow) = &mut shadow {
+            for members in &phases {
+                shadow.synchronize(members, items.len());
+            }
+            if schedule.barriers != named_passed {
                 shadow.clear();
             }
         }

@@ -569,7 +569,12 @@ pub extern "C" fn jit_resolve(
     let sh = ctx.sh();
     let (region, offset) = sh.layout.decode(ptr);
     if region == crate::interp::memory::RegionRef::Null && offset != 0 {
-        match sh.svm.find(offset, size) {
+        let found = if write != 0 {
+            sh.svm.find_for_write(offset, size)
+        } else {
+            sh.svm.find(offset, size)
+        };
+        match found {
             Ok(at) => return at as u64,
             Err(f) => {
                 let access = if write != 0 { "store" } else { "load" };
