@@ -330,6 +330,12 @@ pub fn compile_function(
     store: &mut CodeStore,
 ) -> Result<Compiled, Unsupported> {
     let order = call_order(module, kernel_func.index())?;
+    // `OXCL_JIT_DUMP=1` also prints the kir functions compiled (see `disk_cache`).
+    if std::env::var_os("OXCL_JIT_DUMP").is_some_and(|v| v != "0") {
+        for &f in &order {
+            eprintln!("== kir fn{f}\n{}", module.functions[f]);
+        }
+    }
     for &f in &order {
         let func = &module.functions[f];
         for v in &func.dfg.values {
