@@ -371,12 +371,18 @@ pub fn hypot(x: f64, y: f64) -> f64 {
 pub fn ldexp(x: f64, n: i32) -> f64 {
     libm::scalbn(x, n)
 }
+/// log|Γ(x)|: msun's for x ≥ 0 and x ≤ -190 (and next to 0), the double-double Γ and the
+/// Taylor series around lgamma's zeros for the other negative x (`gamma::lgamma_negative`),
+/// where msun's reflection formula cancels.
 pub fn lgamma(x: f64) -> f64 {
-    libm::lgamma_r(x).0
+    lgamma_r(x).0
 }
 /// Returns `(lgamma(x), sign of gamma(x))`; 002: the sign is 0 for zero or a negative integer.
 pub fn lgamma_r(x: f64) -> (f64, i32) {
-    let (v, s) = libm::lgamma_r(x);
+    let (mut v, s) = libm::lgamma_r(x);
+    if x < -8.7e-19 && x > -190.0 && x != x.floor() {
+        v = super::gamma::lgamma_negative(x);
+    }
     if x.is_nan() || x == 0.0 || (x < 0.0 && x == x.floor()) {
         (v, 0)
     } else {

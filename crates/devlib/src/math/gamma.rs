@@ -7,7 +7,8 @@
 #![allow(clippy::excessive_precision)]
 
 use super::dd::{self, Dd};
-use super::exp_log::{exp_dd, log_dd};
+use super::exp_log::{exp_dd, ln2, log_dd};
+use super::lgamma_zeros::LGAMMA_ZEROS;
 
 /// sqrt(2π) as a double-double.
 const SQRT_2PI: Dd = Dd {
@@ -36,13 +37,16 @@ const STIRLING_FROM: f64 = 12.0;
 fn stirling(y: Dd) -> (Dd, i32) {
     let inv = 1.0 / y.hi;
     let z = inv * inv;
-    let mut series = 0.0;
-    for c in STIRLING.iter().rev() {
-        series = series * z + c;
+    // The first term, 1/(12y) (up to 0.007), in double-double: in f64 its rounding alone
+    // would be 2^-60 absolute. The others (below 2^-21) in f64.
+    let first = Dd::from_f64(1.0).div(y.mul_f64(12.0));
+    let mut rest = 0.0;
+    for c in STIRLING[1..].iter().rev() {
+        rest = rest * z + c;
     }
-    let series = series * inv;
+    let rest = rest * z * inv;
     let log_y = log_dd(y.hi).add_f64(y.lo / y.hi);
-    let a = y.add_f64(-0.5).mul(log_y).sub(y).add_f64(series);
+    let a = y.add_f64(-0.5).mul(log_y).sub(y).add(first).add_f64(rest);
     let (m, k) = exp_dd(a);
     (m.mul(SQRT_2PI), k)
 }
@@ -53,6 +57,40 @@ fn normalized(d: Dd) -> (Dd, i32) {
     // 2^-e is normal for the magnitudes here (|e| ≤ 2^9).
     let scale = f64::from_bits(((1023 - e) as u64) << 52);
     (d.mul_pow2(scale), e)
+}
+
+/// Γ(x) = q × 2^e for a finite non-integer x < 12 with |x| ≥ 8.7e-19 and x > -190, q within
+/// about 2^-70 relative.
+fn shifted(x: f64) -> (Dd, i32) {
+    // Γ(x) = Γ(x + n) / ∏_{j<n} (x + j), each factor exact as a double-double. The product
+    // runs as four independent chains (factors j ≡ 0, 1, 2, 3 mod 4), whose latencies
+    // overlap. A chain holds at most 51 factors of magnitude below 2^8; the factors below 1/2
+    // are at most one, the distance from x to an integer, at least 2^-60 (an ulp of x, or
+    // |x| ≥ 8.7e-19 near 0). So no chain, nor the product of two, overflows or underflows;
+    // those two products are normalised and combined with a separate binary exponent pe.
+    let n = (STIRLING_FROM - x).ceil();
+    let mut chains = [Dd::from_f64(1.0); 4];
+    let mut j = 0.0;
+    while j + 3.0 < n {
+        for (k, chain) in chains.iter_mut().enumerate() {
+            *chain = chain.mul(dd::two_sum(x, j + k as f64));
+        }
+        j += 4.0;
+    }
+    let mut k = 0;
+    while j < n {
+        chains[k] = chains[k].mul(dd::two_sum(x, j));
+        j += 1.0;
+        k += 1;
+    }
+    let (c0, e0) = normalized(chains[0].mul(chains[1]));
+    let (c1, e1) = normalized(chains[2].mul(chains[3]));
+    let p = c0.mul(c1);
+    let pe = e0 + e1;
+    let y = dd::two_sum(x, n);
+    let (m, k) = stirling(y);
+    let q = m.div(p);
+    (q, k - pe)
 }
 
 /// Γ(x) with the edge cases of C99 F.9.5.4 and 002: Γ(±0) = ±∞, Γ(negative integer) = NaN,
@@ -85,36 +123,44 @@ pub(crate) fn tgamma(x: f64) -> f64 {
         let (m, k) = stirling(Dd::from_f64(x));
         return libm::scalbn(m.to_f64(), k);
     }
-    // Γ(x) = Γ(x + n) / ∏_{j<n} (x + j), each factor exact as a double-double. The product
-    // runs as four independent chains (factors j ≡ 0, 1, 2, 3 mod 4), whose latencies
-    // overlap. A chain holds at most 51 factors of magnitude below 2^8; the factors below 1/2
-    // are at most one, the distance from x to an integer, at least 2^-60 (an ulp of x, or
-    // |x| ≥ 8.7e-19 near 0). So no chain, nor the product of two, overflows or underflows;
-    // those two products are normalised and combined with a separate binary exponent pe.
-    let n = (STIRLING_FROM - x).ceil();
-    let mut chains = [Dd::from_f64(1.0); 4];
-    let mut j = 0.0;
-    while j + 3.0 < n {
-        for (k, chain) in chains.iter_mut().enumerate() {
-            *chain = chain.mul(dd::two_sum(x, j + k as f64));
-        }
-        j += 4.0;
-    }
-    let mut k = 0;
-    while j < n {
-        chains[k] = chains[k].mul(dd::two_sum(x, j));
-        j += 1.0;
-        k += 1;
-    }
-    let (c0, e0) = normalized(chains[0].mul(chains[1]));
-    let (c1, e1) = normalized(chains[2].mul(chains[3]));
-    let p = c0.mul(c1);
-    let pe = e0 + e1;
-    let y = dd::two_sum(x, n);
-    let (m, k) = stirling(y);
-    let q = m.div(p);
-    let e = k - pe;
+    let (q, e) = shifted(x);
     // Scale in two exact steps (e may exceed one power of two's range); only a subnormal
     // result rounds twice.
     libm::scalbn(libm::scalbn(q.to_f64(), e / 2), e - e / 2)
+}
+
+/// Where lgamma takes the Taylor series around a zero x0: |lgamma| ≈ |c1 (x - x0)| < 2^-12.
+/// Farther out the double-double Γ's error (about 2^-70 absolute in its logarithm) is below
+/// 2^-6 ulp of the result.
+const NEAR_ZERO: f64 = 1.0 / 4096.0;
+
+/// lgamma(x) for -190 < x < 0, x not an integer, |x| ≥ 8.7e-19, within 1 ulp: log|Γ(x)| from
+/// the double-double Γ, where the reflection formula of msun (`log(π / |x sin πx|) -
+/// lgamma(-x)`) loses everything to cancellation near lgamma's zeros (|Γ(x)| = 1, two in each
+/// (-n-1, -n) for n ≥ 2), and next to each zero with doubles around it, lgamma's Taylor series
+/// with x0 as a sum of three doubles (`lgamma_zeros.rs`).
+pub(crate) fn lgamma_negative(x: f64) -> f64 {
+    for z in &LGAMMA_ZEROS {
+        let s = x - z.hi; // exact (Sterbenz) when x is near z.hi
+        if (s * z.c1_hi).abs() < NEAR_ZERO {
+            // t = x - x0 as a double-double; lgamma = c1 t + t² (c2 + c3 t + …), the
+            // polynomial tail at most 2^-12 of the first term, so plain f64 suffices for it.
+            let t = dd::two_sum(s, -z.lo).add_f64(-z.lo2);
+            let mut tail = 0.0;
+            for c in z.c.iter().rev() {
+                tail = tail * t.hi + c;
+            }
+            let c1 = Dd {
+                hi: z.c1_hi,
+                lo: z.c1_lo,
+            };
+            return c1.mul(t).add_f64(t.hi * t.hi * tail).to_f64();
+        }
+    }
+    let (q, e) = shifted(x);
+    let q = if q.hi < 0.0 { q.neg() } else { q };
+    log_dd(q.hi)
+        .add_f64(q.lo / q.hi)
+        .add(ln2().mul_f64(f64::from(e)))
+        .to_f64()
 }

@@ -20,6 +20,7 @@ pub mod f64;
 pub(crate) mod gamma;
 pub(crate) mod generic;
 pub(crate) mod inverse_trig;
+pub(crate) mod lgamma_zeros;
 pub(crate) mod rounding;
 pub(crate) mod trig_dd;
 
