@@ -50,6 +50,12 @@ pub struct MathcheckArgs {
     /// saved there instead of checking those functions again (resumes an interrupted run).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Check against 002's `-cl-unsafe-math-optimizations` / `-cl-fast-relaxed-math` table
+    /// (float rows; per-input bounds such as 3 + floor(|2x|) ulp for exp and an absolute error
+    /// of 2^-11 for sin on [-pi, pi]; any result outside a row's domain), with x/y and 1/x as the
+    /// engines divide. Functions and types without a row keep their full-profile bound.
+    #[arg(long)]
+    pub relaxed: bool,
     /// No progress output on stderr (there is none when stderr is not a terminal).
     #[arg(long, short)]
     pub quiet: bool,
@@ -88,6 +94,8 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         .collect();
     let subjects = if functions.is_empty() && !args.functions.is_empty() {
         Vec::new() // only `convert` or geometric functions were named
+    } else if args.relaxed {
+        ::mathcheck::select_relaxed(&functions, &kinds).map_err(anyhow::Error::msg)?
     } else {
         ::mathcheck::select(&functions, &kinds).map_err(anyhow::Error::msg)?
     };
@@ -99,6 +107,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         resume: args.resume.clone(),
         dense_samples: args.dense_samples,
         stride: args.stride.max(1),
+        relaxed: args.relaxed,
         ..::mathcheck::Options::default()
     };
     if let Some(seed) = args.seed {

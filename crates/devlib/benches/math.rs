@@ -168,6 +168,11 @@ fn main() {
         Some(time(&x64, libm::tgamma)),
     );
     row(
+        "lgamma libm",
+        time(&x64, d::lgamma),
+        Some(time(&x64, libm::lgamma)),
+    );
+    row(
         "pown",
         time(&x64, |x| d::pown(x, 7)),
         Some(time(&x64, |x| x.powi(7))),

@@ -13,6 +13,9 @@ pub enum Bound {
     Ulp(f64),
     /// Implementation-defined accuracy: the error is reported, never a failure.
     Unbounded,
+    /// A row of the unsafe-math table (`--relaxed`): the allowance depends on the input and is
+    /// checked per input by the engine.
+    Relaxed(&'static crate::relaxed::Rule),
 }
 
 impl Bound {
@@ -20,7 +23,7 @@ impl Bound {
     pub fn allows(self, error: f64) -> bool {
         match self {
             Bound::Ulp(limit) => error <= limit,
-            Bound::Unbounded => true,
+            Bound::Unbounded | Bound::Relaxed(_) => true,
         }
     }
 
@@ -29,6 +32,10 @@ impl Bound {
         match self {
             Bound::Ulp(limit) => Some(limit),
             Bound::Unbounded => None,
+            Bound::Relaxed(rule) => match rule.allowance {
+                crate::relaxed::Allowance::Ulp(limit) => Some(limit),
+                _ => None,
+            },
         }
     }
 }
@@ -38,6 +45,7 @@ impl core::fmt::Display for Bound {
         match self {
             Bound::Ulp(limit) => write!(f, "{limit}"),
             Bound::Unbounded => f.write_str("impl"),
+            Bound::Relaxed(rule) => f.write_str(rule.text),
         }
     }
 }
@@ -63,6 +71,15 @@ pub fn bound(name: &str, kind: Kind) -> Option<Bound> {
         Accuracy::Ulp(limit) => Some(Bound::Ulp(f64::from(limit))),
         Accuracy::ImplementationDefined => Some(Bound::Unbounded),
         Accuracy::NotApplicable => None,
+    }
+}
+
+/// The bound of `name` for `kind` with `-cl-unsafe-math-optimizations`: the unsafe-math row
+/// where 002 has one (`float` only), the full-profile bound otherwise.
+pub fn relaxed_bound(name: &str, kind: Kind) -> Option<Bound> {
+    match crate::relaxed::rule(name, kind) {
+        Some(rule) => Some(Bound::Relaxed(rule)),
+        None => bound(name, kind),
     }
 }
 

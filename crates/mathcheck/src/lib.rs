@@ -10,6 +10,7 @@
 //! - [`engine`]: the quick (sampled) and exhaustive runs, on all cores.
 //! - [`report`], [`plot`]: the table, JSON and PNG plots.
 //! - [`geometric`]: dot, cross, length, distance, normalize and `fast_*` per vector width.
+//! - [`relaxed`]: the `-cl-unsafe-math-optimizations` table (`--relaxed`).
 //! - [`resume`]: saving exhaustive results so an interrupted run can go on.
 //!
 //! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
@@ -24,6 +25,7 @@ pub mod kind;
 pub mod measure;
 pub mod plot;
 pub mod reference;
+pub mod relaxed;
 pub mod report;
 pub mod resume;
 pub mod subject;
@@ -58,6 +60,29 @@ pub fn select(names: &[String], kinds: &[Kind]) -> Result<Vec<Subject>, String> 
             "unknown function `{}` for the selected types",
             names[i]
         ));
+    }
+    Ok(chosen)
+}
+
+/// The subjects of a relaxed run (`--relaxed`): [`select`]'s, plus `divide` and `recip` (the
+/// engines' `OpFDiv` on `float`, which 002's unsafe-math table bounds) when `float` is among
+/// `kinds` and `names` is empty or names them.
+pub fn select_relaxed(names: &[String], kinds: &[Kind]) -> Result<Vec<Subject>, String> {
+    let is_division = |n: &String| n == "divide" || n == "recip";
+    let others: Vec<String> = names.iter().filter(|n| !is_division(n)).cloned().collect();
+    let mut chosen = if others.is_empty() && !names.is_empty() {
+        Vec::new()
+    } else {
+        select(&others, kinds)?
+    };
+    if kinds.is_empty() || kinds.contains(&Kind::Float) {
+        chosen.extend(
+            relaxed::division_subjects()
+                .into_iter()
+                .filter(|s| names.is_empty() || names.contains(&s.name)),
+        );
+    } else if names.iter().any(is_division) {
+        return Err("`divide` and `recip` are checked for float only".to_string());
     }
     Ok(chosen)
 }

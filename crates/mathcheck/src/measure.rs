@@ -31,6 +31,11 @@ fn ulp_exponent(kind: Kind, r: &Float) -> i32 {
     e.clamp(emin, emax) - kind.mant_bits() as i32
 }
 
+/// ulp(r) of 002 in the format `kind`, as a number.
+pub fn ulp_of(kind: Kind, r: &Float) -> f64 {
+    2f64.powi(ulp_exponent(kind, r))
+}
+
 /// |got − r| in ulps of `kind` at the real value `r`. Special values: 0 when both are NaN or
 /// when `got` is the infinity that `r` correctly rounds to; any other NaN or ∞ mismatch is +∞.
 pub fn ulp_error(kind: Kind, got: f64, r: &Float) -> f64 {

@@ -106,6 +106,20 @@ pub fn table(reports: &[FunctionReport]) -> String {
             verdict,
             if r.exhaustive { " (all inputs)" } else { "" }
         ));
+        if let Some((input, message)) = &r.first_over {
+            out.push_str(&format!(
+                "    {} inputs above the relaxed bound, first {}({}): {message}\n",
+                r.over_bound,
+                r.name,
+                format_input(r.kind, r.shape, input)
+            ));
+        }
+        if matches!(r.bound, crate::Bound::Relaxed(_)) {
+            out.push_str(&format!(
+                "    relaxed: largest error {:.4} of the allowance, {} inputs outside the domain\n",
+                r.max_fraction, r.undefined
+            ));
+        }
         if let Some((input, message)) = &r.first_special {
             out.push_str(&format!(
                 "    edge case {}({}): {message}\n",
@@ -153,6 +167,16 @@ pub fn json(reports: &[FunctionReport]) -> Value {
                 "first_special_failure": r.first_special.as_ref().map(|(i, m)| json!({
                     "input": format_input(r.kind, r.shape, i),
                     "message": m,
+                })),
+                "relaxed": matches!(r.bound, crate::Bound::Relaxed(_)).then(|| json!({
+                    "rule": r.bound.to_string(),
+                    "inputs_above_bound": r.over_bound,
+                    "first_above_bound": r.first_over.as_ref().map(|(i, m)| json!({
+                        "input": format_input(r.kind, r.shape, i),
+                        "message": m,
+                    })),
+                    "max_fraction_of_allowance": number_or_inf(r.max_fraction),
+                    "inputs_outside_domain": r.undefined,
                 })),
                 "seconds": r.seconds,
                 "pass": r.passed(),

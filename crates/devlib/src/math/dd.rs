@@ -15,19 +15,78 @@ pub(crate) const PI: Dd = Dd {
     lo: 1.2246467991473532e-16,
 };
 
+/// Whether the CPU has the FMA instruction: always when the build targets it, detected once at
+/// run time on a baseline x86-64 build, never elsewhere.
+#[inline(always)]
+pub(crate) fn has_fma() -> bool {
+    #[cfg(target_feature = "fma")]
+    {
+        true
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        // 0: not known yet, 1: no, 2: yes.
+        static FMA: AtomicU8 = AtomicU8::new(0);
+        match FMA.load(Ordering::Relaxed) {
+            2 => true,
+            1 => false,
+            _ => {
+                let found = std::arch::is_x86_feature_detected!("fma");
+                FMA.store(1 + u8::from(found), Ordering::Relaxed);
+                found
+            }
+        }
+    }
+    #[cfg(all(not(target_arch = "x86_64"), not(target_feature = "fma")))]
+    {
+        false
+    }
+}
+
+/// Defines `$name` as `$body` run through a copy of it compiled for the FMA instruction when
+/// the CPU has it (x86-64 builds for the baseline CPU): the double-double helpers are
+/// `#[inline(always)]`, so inside the copy [`two_prod`]'s `f64::mul_add` is one instruction
+/// instead of Dekker's product. Elsewhere `$name` is `$body`.
+macro_rules! fma_dispatch {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($x:ident: f64) -> $ret:ty = $body:path) => {
+        $(#[$attr])*
+        $vis fn $name($x: f64) -> $ret {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "fma")))]
+            {
+                #[target_feature(enable = "fma")]
+                unsafe fn with_fma($x: f64) -> $ret {
+                    $body($x)
+                }
+                if $crate::math::dd::has_fma() {
+                    // SAFETY: the CPU has the FMA instruction (checked just above).
+                    return unsafe { with_fma($x) };
+                }
+            }
+            $body($x)
+        }
+    };
+}
+pub(crate) use fma_dispatch;
+
 /// Exact product: `a × b = hi + lo` (lo exact unless it underflows).
-/// With the FMA instruction, `lo = fma(a, b, -hi)`; without it (the baseline x86-64 target),
-/// `f64::mul_add` is a software routine costing tens of ns, so Dekker's product is used: both
-/// factors split into 26-bit halves (Veltkamp), whose products are exact as long as nothing
-/// overflows and |a·b| ≥ 2^-968 (the smallest partial product stays normal); outside that
-/// range (and for zero, ∞ and NaN) the software fma.
-#[inline]
+/// With the FMA instruction, `lo = fma(a, b, -hi)`. Without it in the build (the baseline
+/// x86-64 target), `f64::mul_add` is a call of the C library's fma (the instruction behind a
+/// call when the CPU has it, a software routine costing tens of ns otherwise): Dekker's
+/// product is used when the CPU lacks it, and inside the copies of [`fma_dispatch`] the call
+/// becomes the instruction. Dekker's product: both factors split into 26-bit halves
+/// (Veltkamp), whose products are exact as long as nothing overflows and |a·b| ≥ 2^-968 (the
+/// smallest partial product stays normal); outside that range (and for zero, ∞ and NaN) the
+/// fma routine.
+#[inline(always)]
 pub(crate) fn two_prod(a: f64, b: f64) -> Dd {
     let hi = a * b;
     #[cfg(target_feature = "fma")]
     let lo = a.mul_add(b, -hi);
     #[cfg(not(target_feature = "fma"))]
-    let lo = {
+    let lo = if has_fma() {
+        a.mul_add(b, -hi)
+    } else {
         const TINY: f64 = f64::from_bits(0x0370_0000_0000_0000); // 2^-968
         const HUGE: f64 = f64::from_bits(0x7e20_0000_0000_0000); // 2^995
         if hi.abs() >= TINY && a.abs() <= HUGE && b.abs() <= HUGE {
@@ -43,7 +102,7 @@ pub(crate) fn two_prod(a: f64, b: f64) -> Dd {
 
 /// Veltkamp's split: `a = hi + lo` with both halves of at most 26 significant bits.
 #[cfg(not(target_feature = "fma"))]
-#[inline]
+#[inline(always)]
 fn split(a: f64) -> (f64, f64) {
     const SPLITTER: f64 = 134217729.0; // 2^27 + 1
     let t = SPLITTER * a;
@@ -60,6 +119,7 @@ pub(crate) fn round_to_int(x: f64) -> f64 {
 }
 
 /// Exact sum of two `f64` with `|a| ≥ |b|` not required.
+#[inline(always)]
 pub(crate) fn two_sum(a: f64, b: f64) -> Dd {
     let hi = a + b;
     let bb = hi - a;
@@ -67,6 +127,7 @@ pub(crate) fn two_sum(a: f64, b: f64) -> Dd {
     Dd { hi, lo }
 }
 
+#[inline(always)]
 fn renormalize(hi: f64, lo: f64) -> Dd {
     let s = hi + lo;
     Dd {
@@ -76,32 +137,38 @@ fn renormalize(hi: f64, lo: f64) -> Dd {
 }
 
 impl Dd {
+    #[inline(always)]
     pub(crate) fn from_f64(x: f64) -> Dd {
         Dd { hi: x, lo: 0.0 }
     }
+    #[inline(always)]
     pub(crate) fn mul(self, o: Dd) -> Dd {
         let p = two_prod(self.hi, o.hi);
         let lo = p.lo + (self.hi * o.lo + self.lo * o.hi);
         renormalize(p.hi, lo)
     }
+    #[inline(always)]
     pub(crate) fn mul_f64(self, b: f64) -> Dd {
         let p = two_prod(self.hi, b);
         renormalize(p.hi, p.lo + self.lo * b)
     }
     /// Quotient with relative error about 2^-104: `q1 = hi / o.hi`, then the remainder
     /// `self - q1·o` (its leading part exact through fma, Sterbenz) divided once more.
+    #[inline(always)]
     pub(crate) fn div(self, o: Dd) -> Dd {
         let q1 = self.hi / o.hi;
         let p = two_prod(q1, o.hi);
         let r = ((self.hi - p.hi) - p.lo + self.lo) - q1 * o.lo;
         fast_two_sum(q1, r / o.hi)
     }
+    #[inline(always)]
     pub(crate) fn add(self, o: Dd) -> Dd {
         let s = two_sum(self.hi, o.hi);
         let t = two_sum(self.lo, o.lo);
         let r = renormalize(s.hi, s.lo + t.hi);
         renormalize(r.hi, r.lo + t.lo)
     }
+    #[inline(always)]
     pub(crate) fn sub(self, o: Dd) -> Dd {
         self.add(Dd {
             hi: -o.hi,
@@ -159,6 +226,7 @@ impl WideDd {
         .normalized()
     }
     /// Rounds to `f64` (double rounding only in the subnormal range).
+    #[inline(always)]
     pub(crate) fn to_f64(self) -> f64 {
         let e = self.exp.clamp(-4000, 4000) as i32;
         libm::scalbn(self.dd.hi + self.dd.lo, e)
@@ -221,6 +289,7 @@ pub(crate) const FRAC_PI_2: Dd = Dd {
 };
 
 /// Exact sum when `|a| ≥ |b|` (or `a` is zero).
+#[inline(always)]
 pub(crate) fn fast_two_sum(a: f64, b: f64) -> Dd {
     let hi = a + b;
     Dd {
@@ -231,20 +300,24 @@ pub(crate) fn fast_two_sum(a: f64, b: f64) -> Dd {
 
 impl Dd {
     /// The nearest `f64` (one rounding of `hi + lo`).
+    #[inline(always)]
     pub(crate) fn to_f64(self) -> f64 {
         self.hi + self.lo
     }
+    #[inline(always)]
     pub(crate) fn neg(self) -> Dd {
         Dd {
             hi: -self.hi,
             lo: -self.lo,
         }
     }
+    #[inline(always)]
     pub(crate) fn add_f64(self, b: f64) -> Dd {
         let s = two_sum(self.hi, b);
         renormalize(s.hi, s.lo + self.lo)
     }
     /// Multiplies by a power of two (exact while the result stays normal).
+    #[inline(always)]
     pub(crate) fn mul_pow2(self, f: f64) -> Dd {
         Dd {
             hi: self.hi * f,

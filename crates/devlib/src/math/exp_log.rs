@@ -101,6 +101,7 @@ const LN2_64_3: f64 = -2.0507341277789462e-29;
 /// expm1(r) for |r| ≤ 0.0055 (ln 2 / 128 and a little): `r + r²/2` in double-double, the
 /// terms from the cube on (relative size ≤ 2^-25) in plain `f64`; absolute error about
 /// 2^-78·|r|/0.0055, truncation below 2^-86.
+#[inline(always)]
 fn expm1_small(r: Dd) -> Dd {
     let h = r.hi;
     let sq = dd::two_prod(h, h).add_f64(2.0 * h * r.lo);
@@ -114,6 +115,7 @@ fn expm1_small(r: Dd) -> Dd {
 }
 
 /// `a = n·ln2/64 + r` with |r| ≤ ln 2 / 128 (and a rounding): returns (n, r).
+#[inline(always)]
 fn reduce(a: Dd) -> (i32, Dd) {
     let n = dd::round_to_int(a.hi * INV_LN2_64);
     // a.hi - n·LN2_64_1 is exact: n·LN2_64_1 is exact and within a factor 2 of a.hi.
@@ -125,6 +127,7 @@ fn reduce(a: Dd) -> (i32, Dd) {
 
 /// exp(a) = m × 2^k with m in [0.99, 2.02) (relative error about 2^-77); `a.hi` in
 /// [-1100, 1100]. Table method: `2^(j/64) · (1 + expm1(r))`, n = 64k + j.
+#[inline(always)]
 pub(crate) fn exp_dd(a: Dd) -> (Dd, i32) {
     let (n, r) = reduce(a);
     let (j, k) = (n.rem_euclid(64), n.div_euclid(64));
@@ -144,6 +147,7 @@ pub(crate) fn expm1_dd(a: Dd) -> Dd {
 }
 
 /// log(1 + f) for |f| < 1/16 (`f` a double-double) by 2 atanh(s), s = f / (2 + f).
+#[inline(always)]
 fn log1p_series(f: Dd) -> Dd {
     let s = f.div(f.add_f64(2.0));
     let s2 = s.mul(s);
@@ -768,6 +772,7 @@ const LOG_TABLE: [(f64, f64, f64); 128] = [
 /// 2^-74. Table method: `x = 2^e · m`, `log x = e·ln2 - log(invc_j) + log1p(m·invc_j - 1)`
 /// with `m·invc_j - 1` exact (|r| < 2^-7.9) and log1p(r) by its series (`r - r²/2` in
 /// double-double, the rest in `f64`). Near 1, the series of [`log1p_series`].
+#[inline(always)]
 pub(crate) fn log_dd(x: f64) -> Dd {
     if (0.9375..1.0625).contains(&x) {
         return log1p_series(Dd::from_f64(x - 1.0)); // x - 1 exact (Sterbenz)

@@ -20,6 +20,7 @@ pub mod f64;
 pub(crate) mod gamma;
 pub(crate) mod generic;
 pub(crate) mod inverse_trig;
+pub(crate) mod lgamma_zeros;
 pub(crate) mod rounding;
 pub(crate) mod trig_dd;
 
@@ -216,7 +217,7 @@ macro_rules! narrow_functions {
     ($t:ty) => {
         $crate::math::narrow_unary!($t;
             acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
-            cospi, erf, exp, exp2, exp10, expm1, floor, lgamma, log2, log10, log1p,
+            cospi, erf, exp, exp2, exp10, expm1, floor, log2, log10, log1p,
             rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, trunc,
         );
         $crate::math::narrow_binary!($t;
@@ -229,9 +230,26 @@ macro_rules! narrow_functions {
                 n,
             ))
         }
+        /// log|Γ(x)|, correctly rounded (see [`lgamma_r`]).
+        pub fn lgamma(x: $t) -> $t {
+            lgamma_r(x).0
+        }
         /// Returns `(lgamma(x), sign of gamma(x))`; the sign is 0 for zero or a negative integer.
+        /// For x > 0, the `libm` (msun) lgamma, within a few `f64` ulps there, rounded once
+        /// where clearly away from a rounding boundary, otherwise the 1-ulp `f64` lgamma
+        /// (`rounding::fast_then_accurate_narrow`); for x ≤ 0 always the `f64` lgamma (msun's
+        /// reflection formula has no error bound near lgamma's zeros).
         pub fn lgamma_r(x: $t) -> ($t, i32) {
-            let (v, s) = $crate::math::f64::lgamma_r($crate::float::Float::to_f64(x));
+            let w = $crate::float::Float::to_f64(x);
+            if w > 0.0 && w.is_finite() {
+                let v = $crate::math::rounding::fast_then_accurate_narrow::<$t>(
+                    w,
+                    libm::lgamma,
+                    $crate::math::f64::lgamma,
+                );
+                return (v, 1);
+            }
+            let (v, s) = $crate::math::f64::lgamma_r(w);
             (<$t as $crate::float::Float>::from_f64(v), s)
         }
         /// x^n for integer n (002 pown edge cases).

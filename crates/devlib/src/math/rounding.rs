@@ -58,6 +58,23 @@ pub(crate) fn fast_then_accurate_f16(
     round_if_clear::<half::f16>(y).unwrap_or_else(|| <half::f16 as Float>::from_f64(accurate(x)))
 }
 
+/// [`fast_then_accurate`] for either narrow type `F` (`f32` or `half::f16`).
+pub(crate) fn fast_then_accurate_narrow<F: crate::float::Float>(
+    x: f64,
+    fast: fn(f64) -> f64,
+    accurate: fn(f64) -> f64,
+) -> F {
+    let dropped = 52 - F::mant_mask().count_ones();
+    let y = fast(x);
+    let r = F::from_f64(y);
+    let e = r.to_bits_u64() & F::exp_mask();
+    let normal = e != 0 && e != F::exp_mask();
+    if normal && y.is_normal() && clear_of_midpoint(y, dropped) {
+        return r;
+    }
+    round_if_clear::<F>(y).unwrap_or_else(|| F::from_f64(accurate(x)))
+}
+
 /// `y` (finite, nonzero) rounded to `F` when it is more than [`LIBM_MARGIN_F64_ULPS`] of its
 /// own ulps from every rounding boundary of `F`: the general form of the midpoint test, for
 /// results in the subnormal range (and those that round to zero or beyond the largest value,

@@ -105,7 +105,7 @@ fn reduce(x: f64) -> Option<(i64, Dd)> {
 
 /// Σ (-1)^i r^(2i+first) / (2i+first)! in double-double, for |r| ≤ 0.8 (`first` 1 for sin, 0
 /// for cos).
-fn series(r: Dd, first: u32) -> Dd {
+pub(crate) fn series(r: Dd, first: u32) -> Dd {
     let r2 = r.mul(r);
     // Terms until r^(2i+first)/(2i+first)! < 2^-110 at |r| = 0.8.
     const TERMS: u32 = 14;
