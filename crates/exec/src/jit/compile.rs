@@ -1313,6 +1313,40 @@ impl Translator<'_, '_> {
         Ok((cb, bargs(&args)))
     }
 
+    /// A switch on the scalar `value` as a chain of compares; `call` gives each target's
+    /// block and arguments.
+    #[allow(clippy::type_complexity)]
+    fn switch(
+        &mut self,
+        value: Value,
+        cases: &[(u64, kir::BlockCall)],
+        default: &kir::BlockCall,
+        call: fn(
+            &mut Self,
+            &kir::BlockCall,
+        ) -> Result<(cranelift_codegen::ir::Block, Vec<BlockArg>), Unsupported>,
+    ) -> Result<(), Unsupported> {
+        let (cl, _) = lanes_of(self.ty(value))?[0];
+        let x = self.get1(value)?;
+        for (case, dest) in cases {
+            let w = cl.bits();
+            let c = if w >= 64 {
+                *case
+            } else {
+                case & ((1u64 << w) - 1)
+            };
+            let k = self.b.ins().iconst(cl, c as i64);
+            let hit = self.b.ins().icmp(IntCC::Equal, x, k);
+            let (t, targs) = call(self, dest)?;
+            let next = self.b.create_block();
+            self.b.ins().brif(hit, t, &targs, next, &[]);
+            self.b.switch_to_block(next);
+        }
+        let (d, dargs) = call(self, default)?;
+        self.b.ins().jump(d, &dargs);
+        Ok(())
+    }
+
     /// The native address of `size` bytes at `ptr`, bounds-checked.
     fn address(
         &mut self,
@@ -2018,26 +2052,7 @@ impl Translator<'_, '_> {
                 value,
                 default,
                 cases,
-            } => {
-                let (cl, _) = lanes_of(self.ty(*value))?[0];
-                let x = self.get1(*value)?;
-                for (case, dest) in cases {
-                    let w = cl.bits();
-                    let c = if w >= 64 {
-                        *case
-                    } else {
-                        case & ((1u64 << w) - 1)
-                    };
-                    let k = self.b.ins().iconst(cl, c as i64);
-                    let hit = self.b.ins().icmp(IntCC::Equal, x, k);
-                    let (t, targs) = self.block_call(dest)?;
-                    let next = self.b.create_block();
-                    self.b.ins().brif(hit, t, &targs, next, &[]);
-                    self.b.switch_to_block(next);
-                }
-                let (d, dargs) = self.block_call(default)?;
-                self.b.ins().jump(d, &dargs);
-            }
+            } => self.switch(*value, cases, default, Self::block_call)?,
             InstData::Return { value } => {
                 if let Some(mark) = self.mark_value() {
                     self.call_helper("jit_private_release", &[ctx, mark]);

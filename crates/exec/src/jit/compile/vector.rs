@@ -735,25 +735,8 @@ impl Translator<'_, '_> {
                 default,
                 cases,
             } => {
-                let (cl, _) = lanes_of(self.ty(*value))?[0];
-                let x = self.get1(*value)?;
-                for (case, dest) in cases {
-                    let w = cl.bits();
-                    let c = if w >= 64 {
-                        *case
-                    } else {
-                        case & ((1u64 << w) - 1)
-                    };
-                    let k = self.b.ins().iconst(cl, c as i64);
-                    let hit = self.b.ins().icmp(IntCC::Equal, x, k);
-                    let (t, targs) = self.vblock_call(dest)?;
-                    let next = self.b.create_block();
-                    self.b.ins().brif(hit, t, &targs, next, &[]);
-                    self.b.switch_to_block(next);
-                }
-                let (d, dargs) = self.vblock_call(default)?;
-                self.b.ins().jump(d, &dargs);
-                return Ok(());
+                // Uniform (the analysis allows nothing else).
+                return self.switch(*value, cases, default, Self::vblock_call);
             }
             InstData::Return { .. } => {
                 let latch = self.row.as_ref().map(|r| r.latch).ok_or("no row loop")?;
