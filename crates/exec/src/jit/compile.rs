@@ -38,6 +38,8 @@ use super::disk_cache::CodeStore;
 use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
+mod phase;
+
 type ClValue = cranelift_codegen::ir::Value;
 type ClType = cranelift_codegen::ir::Type;
 
@@ -55,8 +57,11 @@ pub struct Compiled {
     /// (`resume` 0) or after the barrier of site `resume - 1` to its next barrier (status
     /// `-(site + 1)`), its end (0) or an error (positive).
     pub step: Option<extern "C" fn(*mut rt::ItemCtx, u32) -> i32>,
-    /// u64 words of the spill area each work-item needs for `step`.
+    /// u64 words of the spill area each work-item needs for `step` and `phase`.
     pub spill_words: usize,
+    /// Kernels split at their barriers, without `stackalloc`: runs a row of work-items to
+    /// their next barrier as one loop (see `compile::phase`).
+    pub phase: Option<extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32>,
 }
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
@@ -450,14 +455,33 @@ pub fn compile_function(
                 .map_err(|e| e.to_string())?,
         )
     };
+    // Kernels split at their barriers, also as a loop over a row per phase (`compile::phase`).
+    let phase_sig = sig_of(&jm, &[types::I64, types::I64, types::I32], &[types::I32]);
+    let stackalloc = order.iter().any(|&f| {
+        module.functions[f]
+            .dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::StackAlloc { .. }))
+    });
+    let phase_fn_id = if resumable && !stackalloc {
+        Some(
+            jm.declare_function("kir_phase", Linkage::Local, &phase_sig)
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
     let passes: Vec<(usize, bool)> = order
         .iter()
         .map(|&f| (f, false))
-        .chain(row_fn_id.map(|_| (root, true)))
+        .chain(row_fn_id.or(phase_fn_id).map(|_| (root, true)))
         .collect();
     for (f, row_mode) in passes {
         let func = &module.functions[f];
-        cctx.func.signature = if row_mode {
+        cctx.func.signature = if row_mode && resumable {
+            phase_sig.clone()
+        } else if row_mode {
             sig_of(&jm, &[types::I64, types::I64], &[types::I32])
         } else {
             sig_for(&jm, f)?
@@ -496,18 +520,19 @@ pub fn compile_function(
                 root_entries: HashMap::new(),
                 row_slots: HashMap::new(),
                 ptr_offsets: HashMap::new(),
+                phase: (row_mode && resumable).then(phase::PhaseLoop::placeholder),
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
             }
             t.translate()?;
             if let Some(r) = &t.resumable {
-                spill_words = r.spill_words;
+                spill_words = spill_words.max(r.spill_words);
             }
             b.seal_all_blocks();
             b.finalize(tc);
         }
-        let id = match (row_mode, row_fn_id) {
+        let id = match (row_mode, row_fn_id.or(phase_fn_id)) {
             (true, Some(id)) => id,
             _ => func_ids[&f],
         };
@@ -656,8 +681,16 @@ pub fn compile_function(
             unsafe { std::mem::transmute(code) };
         step
     });
+    let phase = phase_fn_id.map(|id| {
+        let code = jm.get_finalized_function(id);
+        // SAFETY: `code` is the phase loop compiled with the signature `(i64, i64, i32) -> i32`.
+        let phase: extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32 =
+            unsafe { std::mem::transmute(code) };
+        phase
+    });
     Ok(Compiled {
         step,
+        phase,
         spill_words,
         _module: jm,
         entry,
@@ -753,6 +786,8 @@ struct Translator<'a, 'b> {
     /// The region offset (`ptr & offset_mask`) of pointers computed by `PtrAdd` from a root,
     /// as computed there (not in functions split at barriers, whose values are reloaded).
     ptr_offsets: HashMap<Value, ClValue>,
+    /// Set when this is the kernel function split at its barriers compiled as a phase loop.
+    phase: Option<phase::PhaseLoop>,
 }
 
 /// The region a pointer value points into, known from how it was computed: pointer
@@ -998,7 +1033,7 @@ impl Translator<'_, '_> {
             }
         }
         let dispatch = self.b.create_block();
-        if self.resumable.is_some() {
+        if self.resumable.is_some() && self.phase.is_none() {
             // start(ctx, resume, params…): resume 0 enters the kernel, s + 1 resumes after the
             // barrier of site s.
             self.b.switch_to_block(start);
@@ -1009,7 +1044,9 @@ impl Translator<'_, '_> {
             let (cb, args) = (self.blocks[&entry], bargs(&params[2..]));
             self.b.ins().brif(resume, dispatch, &[], cb, &args);
         }
-        if self.row.is_some() {
+        if self.phase.is_some() {
+            self.phase_loop_head(start, entry, dispatch)?;
+        } else if self.row.is_some() {
             self.row_loop_head(start, entry)?;
         }
         let has_stackalloc = func
@@ -1046,7 +1083,10 @@ impl Translator<'_, '_> {
             self.b.switch_to_block(dispatch);
             let resumes = r.resumes.clone();
             let params: Vec<ClValue> = self.b.block_params(start).to_vec();
-            let resume = params[1];
+            let resume = match &self.phase {
+                Some(p) => p.resume,
+                None => params[1],
+            };
             let bad = self.b.create_block();
             let mut sw = cranelift_frontend::Switch::new();
             for (site, block) in resumes {
@@ -1159,6 +1199,9 @@ impl Translator<'_, '_> {
     /// A barrier in a resumable function: keeps the live values in the spill area and returns
     /// "stopped at this barrier"; the resume block reloads them and continues after it.
     fn barrier_split(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        if self.phase.is_some() {
+            return self.phase_barrier(inst);
+        }
         self.sites.push(Site {
             func: self.func_index,
             inst,
@@ -1991,7 +2034,12 @@ impl Translator<'_, '_> {
                 if let Some(row) = &self.row {
                     // The next work-item of the row.
                     let latch = row.latch;
-                    self.b.ins().jump(latch, &[]);
+                    if self.phase.is_some() {
+                        let returned = self.b.ins().iconst(types::I32, 0);
+                        self.b.ins().jump(latch, &bargs(&[returned]));
+                    } else {
+                        self.b.ins().jump(latch, &[]);
+                    }
                 } else {
                     let mut rets = vec![self.b.ins().iconst(types::I32, 0)];
                     if let Some(v) = value {

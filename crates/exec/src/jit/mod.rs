@@ -22,6 +22,7 @@ mod disk_cache;
 mod enqueue_rt;
 mod image_rt;
 mod math_rt;
+mod phase;
 mod pipe_rt;
 mod rt;
 
@@ -642,6 +643,11 @@ impl Worker {
                 }
             }
             out.printf = std::mem::take(&mut c.out);
+            return Ok(out);
+        }
+        if let (Some(phase), false) = (run.compiled.phase, run.has_private) {
+            set_item(&mut wi, [0; 3]);
+            self.run_phases(run, group_id, local_size, wi, phase, &mut out)?;
             return Ok(out);
         }
         let n = usize::try_from(count).unwrap_or(usize::MAX);
