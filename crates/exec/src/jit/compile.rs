@@ -784,7 +784,7 @@ struct Translator<'a, 'b> {
     /// Work-item query slots read once per row (row loop only; see `read_row_slots`).
     row_slots: HashMap<usize, ClValue>,
     /// The region offset (`ptr & offset_mask`) of pointers computed by `PtrAdd` from a root,
-    /// as computed there (not in functions split at barriers, whose values are reloaded).
+    /// as computed there (not for pointers kept across a barrier, which are reloaded).
     ptr_offsets: HashMap<Value, ClValue>,
     /// Set when this is the kernel function split at its barriers compiled as a phase loop.
     phase: Option<phase::PhaseLoop>,
@@ -1708,8 +1708,14 @@ impl Translator<'_, '_> {
                 };
                 let sum = self.b.ins().iadd(p, o);
                 let low = self.b.ins().band_imm_s(sum, mask);
-                if let (Some(_), Some(r), None) = (root, result, &self.resumable) {
-                    self.ptr_offsets.insert(r, low);
+                // Not for pointers kept across a barrier (reloaded after it).
+                if let (Some(_), Some(r)) = (root, result) {
+                    let kept = self.resumable.as_ref().is_some_and(|rs| {
+                        rs.vars.get(r.index()).is_some_and(|vars| !vars.is_empty())
+                    });
+                    if !kept {
+                        self.ptr_offsets.insert(r, low);
+                    }
                 }
                 out = Some(vec![self.b.ins().bor(tag, low)]);
             }
