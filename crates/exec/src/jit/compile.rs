@@ -13,7 +13,8 @@
 //! branches, integer width conversions, `f32`/`f64` `sqrt`/`fabs`/`floor`/`ceil`/`trunc`/
 //! `copysign`, integer atomics on 4/8-byte memory (native atomic instructions when in bounds and
 //! aligned). The kernel function is also compiled as a row loop (`RowLoop`) or, when it holds
-//! barriers, as a function resumable after each (`Resumable`, see `barrier`). Everything else calls a helper that runs the interpreter's own code for one lane
+//! barriers, as a function resumable after each (`Resumable`, see `barrier`) and as a loop
+//! over a row of work-items per phase (`phase`). Everything else calls a helper that runs the interpreter's own code for one lane
 //! or one instruction. Aggregates (up to 256 bytes) are one `i8` lane per byte. Not supported
 //! (the engine falls back to the interpreter): larger aggregates, recursion, calls of functions
 //! without a body.

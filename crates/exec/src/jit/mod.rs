@@ -6,7 +6,8 @@
 //! row of work-items per call of the compiled row loop on one reused context. Kernels whose
 //! barriers are all in the kernel function are split at them (see `barrier`): the group runs
 //! every work-item to its next barrier, checks they stopped at the same one (or all returned),
-//! and resumes them. Kernels with barriers in called functions run each work-item of a group as
+//! and resumes them; without private regions a row of work-items runs to its next barrier in
+//! one call of the compiled phase loop (see `phase`). Kernels with barriers in called functions run each work-item of a group as
 //! a stackful coroutine (`corosensei`) that suspends at every barrier, checked the same way.
 //! Divergence is reported as the interpreter reports it.
 //!
