@@ -287,3 +287,105 @@ fn divergence_is_reported_with_the_first_diverging_work_item() {
         assert_eq!(jit.to_string(), interp.to_string());
     }
 }
+
+/// A tree reduction over the local linear id of a 2-D group, plus work-item 0's own input: the
+/// first barrier keeps fewer values than the one in the loop (which also keeps that input), so
+/// a work-item storing at the second must not overwrite what a later work-item of its row
+/// still has to reload from the first.
+const TREE: &str = r#"
+module address_bits 64
+function fn0 "tree"(ptr_global, ptr_global, ptr_local) {
+block0(v0: ptr_global, v1: ptr_global, v2: ptr_local):
+    v3 = workitem.i64 local_linear_id 0
+    v4 = workitem.i64 global_linear_id 0
+    v5 = workitem.i64 local_size 0
+    v30 = workitem.i64 local_size 1
+    v31 = imul.i64 v5, v30
+    v6 = const.i64 4
+    v7 = imul.i64 v4, v6
+    v8 = ptradd.ptr_global v0, v7
+    v9 = load.i32 v8 align 4
+    v10 = imul.i64 v3, v6
+    v11 = ptradd.ptr_local v2, v10
+    store v11, v9 align 4
+    barrier workgroup, workgroup, 0x110
+    v40 = load.i32 v11 align 4
+    v12 = const.i64 1
+    v13 = lshr.i64 v31, v12
+    jump block1(v13)
+block1(v14: i64):
+    v15 = const.i64 0
+    v16 = cmp.bool ugt v14, v15
+    brif v16, block2, block5
+block2:
+    v17 = cmp.bool ult v3, v14
+    brif v17, block3, block4
+block3:
+    v18 = iadd.i64 v3, v14
+    v19 = imul.i64 v18, v6
+    v20 = ptradd.ptr_local v2, v19
+    v21 = load.i32 v20 align 4
+    v22 = load.i32 v11 align 4
+    v23 = iadd.i32 v22, v21
+    store v11, v23 align 4
+    jump block4
+block4:
+    barrier workgroup, workgroup, 0x110
+    v24 = lshr.i64 v14, v12
+    jump block1(v24)
+block5:
+    v25 = cmp.bool ieq v3, v15
+    brif v25, block6, block7
+block6:
+    v41 = load.i32 v2 align 4
+    v26 = iadd.i32 v41, v40
+    v27 = workitem.i64 group_id 0
+    v32 = workitem.i64 group_id 1
+    v33 = workitem.i64 num_groups 0
+    v34 = imul.i64 v32, v33
+    v35 = iadd.i64 v34, v27
+    v28 = imul.i64 v35, v6
+    v29 = ptradd.ptr_global v1, v28
+    store v29, v26 align 4
+    jump block7
+block7:
+    return
+}
+kernel "tree" fn0("in" buffer_global "int*", "out" buffer_global "int*", "tmp" local "int*")
+"#;
+
+#[test]
+fn barriers_keeping_different_values_share_the_spill_area() {
+    let m = module(TREE);
+    let nd = NdRange {
+        work_dim: 2,
+        global_offset: [0, 0, 0],
+        global_size: [16, 8, 1],
+        local_size: [8, 2, 1],
+    };
+    let input: Vec<i32> = (0..128).map(|i| (i * 7919) % 1000 - 500).collect();
+    let mut expected = Vec::new();
+    for items in groups_of(&nd) {
+        let sum: i32 = items.iter().map(|&g| input[linear(&nd, g)]).sum();
+        expected.push(sum + input[linear(&nd, items[0])]);
+    }
+    let mut inb: Vec<u8> = input.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut outb = vec![0u8; expected.len() * 4];
+    let args = [buffer(&mut inb), buffer(&mut outb), ArgValue::Local(16 * 4)];
+    let stats = Jit::strict()
+        .run(&Launch {
+            module: &m,
+            kernel: 0,
+            args: &args,
+            nd,
+            threads: 1,
+        })
+        .expect("runs");
+    let got: Vec<i32> = outb
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, expected);
+    // 8 groups of 16: one barrier before the loop and one per halving step (4).
+    assert_eq!(stats.barriers, 8 * 5);
+}
