@@ -1707,7 +1707,10 @@ impl Translator<'_, '_> {
                     Some(e) => e.tag_bits,
                     None => self.b.ins().band_imm_s(p, !mask),
                 };
-                let sum = self.b.ins().iadd(p, o);
+                // The low bits of `p + o` are those of `offset(p) + o` (the tag lies above
+                // them): from the offset the pointer's own `PtrAdd` computed, when known.
+                let from = self.ptr_offsets.get(ptr).copied().unwrap_or(p);
+                let sum = self.b.ins().iadd(from, o);
                 let low = self.b.ins().band_imm_s(sum, mask);
                 // Not for pointers kept across a barrier (reloaded after it).
                 if let (Some(_), Some(r)) = (root, result) {
