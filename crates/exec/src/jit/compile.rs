@@ -13,7 +13,8 @@
 //! branches, integer width conversions, `f32`/`f64` `sqrt`/`fabs`/`floor`/`ceil`/`trunc`/
 //! `copysign`, integer atomics on 4/8-byte memory (native atomic instructions when in bounds and
 //! aligned). The kernel function is also compiled as a row loop (`RowLoop`) or, when it holds
-//! barriers, as a function resumable after each (`Resumable`, see `barrier`). Everything else calls a helper that runs the interpreter's own code for one lane
+//! barriers, as a function resumable after each (`Resumable`, see `barrier`) and as a loop
+//! over a row of work-items per phase (`phase`). Everything else calls a helper that runs the interpreter's own code for one lane
 //! or one instruction. Aggregates (up to 256 bytes) are one `i8` lane per byte. Not supported
 //! (the engine falls back to the interpreter): larger aggregates, recursion, calls of functions
 //! without a body.
@@ -42,6 +43,8 @@ use super::disk_cache::CodeStore;
 use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
+mod phase;
+
 type ClValue = cranelift_codegen::ir::Value;
 type ClType = cranelift_codegen::ir::Type;
 
@@ -59,13 +62,16 @@ pub struct Compiled {
     /// (`resume` 0) or after the barrier of site `resume - 1` to its next barrier (status
     /// `-(site + 1)`), its end (0) or an error (positive).
     pub step: Option<extern "C" fn(*mut rt::ItemCtx, u32) -> i32>,
-    /// u64 words of the spill area each work-item needs for `step`.
+    /// u64 words of the spill area each work-item needs for `step` and `phase`.
     pub spill_words: usize,
     /// The vectorised row loop (see `vector`): runs work-items x = 0..n − n mod `vec_width`
     /// of a row, `vec_width` at a time; `None` when the kernel is not vectorised.
     pub row_vec: Option<extern "C" fn(*mut rt::ItemCtx, u64) -> i32>,
     /// Work-items per iteration of `row_vec`.
     pub vec_width: u64,
+    /// Kernels split at their barriers, without `stackalloc`: runs a row of work-items to
+    /// their next barrier as one loop (see `compile::phase`).
+    pub phase: Option<extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32>,
 }
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
@@ -484,16 +490,35 @@ pub fn compile_function(
         }
         None => None,
     };
+    // Kernels split at their barriers, also as a loop over a row per phase (`compile::phase`).
+    let phase_sig = sig_of(&jm, &[types::I64, types::I64, types::I32], &[types::I32]);
+    let stackalloc = order.iter().any(|&f| {
+        module.functions[f]
+            .dfg
+            .insts
+            .iter()
+            .any(|i| matches!(i, InstData::StackAlloc { .. }))
+    });
+    let phase_fn_id = if resumable && !stackalloc {
+        Some(
+            jm.declare_function("kir_phase", Linkage::Local, &phase_sig)
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
     let mut vec_shapes = vec_shapes;
     let passes: Vec<(usize, bool, bool)> = order
         .iter()
         .map(|&f| (f, false, false))
-        .chain(row_fn_id.map(|_| (root, true, false)))
+        .chain(row_fn_id.or(phase_fn_id).map(|_| (root, true, false)))
         .chain(vec_fn_id.map(|_| (root, true, true)))
         .collect();
     for (f, row_mode, vec_mode) in passes {
         let func = &module.functions[f];
-        cctx.func.signature = if row_mode {
+        cctx.func.signature = if row_mode && resumable {
+            phase_sig.clone()
+        } else if row_mode {
             sig_of(&jm, &[types::I64, types::I64], &[types::I32])
         } else {
             sig_for(&jm, f)?
@@ -533,6 +558,7 @@ pub fn compile_function(
                 row_slots: HashMap::new(),
                 ptr_offsets: HashMap::new(),
                 vec: None,
+                phase: (row_mode && resumable).then(phase::PhaseLoop::placeholder),
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
@@ -542,12 +568,12 @@ pub fn compile_function(
                 None => t.translate()?,
             }
             if let Some(r) = &t.resumable {
-                spill_words = r.spill_words;
+                spill_words = spill_words.max(r.spill_words);
             }
             b.seal_all_blocks();
             b.finalize(tc);
         }
-        let id = match (row_mode, row_fn_id, vec_fn_id) {
+        let id = match (row_mode, row_fn_id.or(phase_fn_id), vec_fn_id) {
             (true, _, Some(id)) if vec_mode => id,
             (true, Some(id), _) => id,
             _ => func_ids[&f],
@@ -703,10 +729,18 @@ pub fn compile_function(
         let f: extern "C" fn(*mut rt::ItemCtx, u64) -> i32 = unsafe { std::mem::transmute(code) };
         f
     });
+    let phase = phase_fn_id.map(|id| {
+        let code = jm.get_finalized_function(id);
+        // SAFETY: `code` is the phase loop compiled with the signature `(i64, i64, i32) -> i32`.
+        let phase: extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32 =
+            unsafe { std::mem::transmute(code) };
+        phase
+    });
     Ok(Compiled {
         row_vec,
         vec_width: vector::WIDTH as u64,
         step,
+        phase,
         spill_words,
         _module: jm,
         entry,
@@ -802,8 +836,10 @@ struct Translator<'a, 'b> {
     /// Set when this is the vectorised row loop (see `vector`).
     vec: Option<vector::VecState>,
     /// The region offset (`ptr & offset_mask`) of pointers computed by `PtrAdd` from a root,
-    /// as computed there (not in functions split at barriers, whose values are reloaded).
+    /// as computed there (not for pointers kept across a barrier, which are reloaded).
     ptr_offsets: HashMap<Value, ClValue>,
+    /// Set when this is the kernel function split at its barriers compiled as a phase loop.
+    phase: Option<phase::PhaseLoop>,
 }
 
 /// The region a pointer value points into, known from how it was computed: pointer
@@ -1049,7 +1085,7 @@ impl Translator<'_, '_> {
             }
         }
         let dispatch = self.b.create_block();
-        if self.resumable.is_some() {
+        if self.resumable.is_some() && self.phase.is_none() {
             // start(ctx, resume, params…): resume 0 enters the kernel, s + 1 resumes after the
             // barrier of site s.
             self.b.switch_to_block(start);
@@ -1060,7 +1096,9 @@ impl Translator<'_, '_> {
             let (cb, args) = (self.blocks[&entry], bargs(&params[2..]));
             self.b.ins().brif(resume, dispatch, &[], cb, &args);
         }
-        if self.row.is_some() {
+        if self.phase.is_some() {
+            self.phase_loop_head(start, entry, dispatch)?;
+        } else if self.row.is_some() {
             self.row_loop_head(start, entry, 1)?;
         }
         let has_stackalloc = func
@@ -1097,7 +1135,10 @@ impl Translator<'_, '_> {
             self.b.switch_to_block(dispatch);
             let resumes = r.resumes.clone();
             let params: Vec<ClValue> = self.b.block_params(start).to_vec();
-            let resume = params[1];
+            let resume = match &self.phase {
+                Some(p) => p.resume,
+                None => params[1],
+            };
             let bad = self.b.create_block();
             let mut sw = cranelift_frontend::Switch::new();
             for (site, block) in resumes {
@@ -1213,6 +1254,9 @@ impl Translator<'_, '_> {
     /// A barrier in a resumable function: keeps the live values in the spill area and returns
     /// "stopped at this barrier"; the resume block reloads them and continues after it.
     fn barrier_split(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        if self.phase.is_some() {
+            return self.phase_barrier(inst);
+        }
         self.sites.push(Site {
             func: self.func_index,
             inst,
@@ -1751,10 +1795,19 @@ impl Translator<'_, '_> {
                     Some(e) => e.tag_bits,
                     None => self.b.ins().band_imm_s(p, !mask),
                 };
-                let sum = self.b.ins().iadd(p, o);
+                // The low bits of `p + o` are those of `offset(p) + o` (the tag lies above
+                // them): from the offset the pointer's own `PtrAdd` computed, when known.
+                let from = self.ptr_offsets.get(ptr).copied().unwrap_or(p);
+                let sum = self.b.ins().iadd(from, o);
                 let low = self.b.ins().band_imm_s(sum, mask);
-                if let (Some(_), Some(r), None) = (root, result, &self.resumable) {
-                    self.ptr_offsets.insert(r, low);
+                // Not for pointers kept across a barrier (reloaded after it).
+                if let (Some(_), Some(r)) = (root, result) {
+                    let kept = self.resumable.as_ref().is_some_and(|rs| {
+                        rs.vars.get(r.index()).is_some_and(|vars| !vars.is_empty())
+                    });
+                    if !kept {
+                        self.ptr_offsets.insert(r, low);
+                    }
                 }
                 out = Some(vec![self.b.ins().bor(tag, low)]);
             }
@@ -2060,7 +2113,12 @@ impl Translator<'_, '_> {
                 if let Some(row) = &self.row {
                     // The next work-item of the row.
                     let latch = row.latch;
-                    self.b.ins().jump(latch, &[]);
+                    if self.phase.is_some() {
+                        let returned = self.b.ins().iconst(types::I32, 0);
+                        self.b.ins().jump(latch, &bargs(&[returned]));
+                    } else {
+                        self.b.ins().jump(latch, &[]);
+                    }
                 } else {
                     let mut rets = vec![self.b.ins().iconst(types::I32, 0)];
                     if let Some(v) = value {

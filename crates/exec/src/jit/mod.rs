@@ -6,7 +6,8 @@
 //! row of work-items per call of the compiled row loop on one reused context. Kernels whose
 //! barriers are all in the kernel function are split at them (see `barrier`): the group runs
 //! every work-item to its next barrier, checks they stopped at the same one (or all returned),
-//! and resumes them. Kernels with barriers in called functions run each work-item of a group as
+//! and resumes them; without private regions a row of work-items runs to its next barrier in
+//! one call of the compiled phase loop (see `phase`). Kernels with barriers in called functions run each work-item of a group as
 //! a stackful coroutine (`corosensei`) that suspends at every barrier, checked the same way.
 //! Divergence is reported as the interpreter reports it.
 //!
@@ -22,6 +23,7 @@ mod disk_cache;
 mod enqueue_rt;
 mod image_rt;
 mod math_rt;
+mod phase;
 mod pipe_rt;
 mod rt;
 
@@ -672,6 +674,11 @@ impl Worker {
                 }
             }
             out.printf = std::mem::take(&mut c.out);
+            return Ok(out);
+        }
+        if let (Some(phase), false) = (run.compiled.phase, run.has_private) {
+            set_item(&mut wi, [0; 3]);
+            self.run_phases(run, group_id, local_size, wi, phase, &mut out)?;
             return Ok(out);
         }
         let n = usize::try_from(count).unwrap_or(usize::MAX);

@@ -67,6 +67,8 @@ pub const OFF_PARAMS: i32 = 8;
 pub const OFF_WI: i32 = 16;
 pub const OFF_SPILL: i32 = OFF_WI + 8 * slot::COUNT as i32;
 pub const OFF_RESOLVED: i32 = OFF_SPILL + 8;
+pub const OFF_DIVERGED_AT: i32 = OFF_RESOLVED + 8;
+pub const OFF_DIVERGED_STOP: i32 = OFF_DIVERGED_AT + 8;
 
 /// Site kinds recorded at compile time, for helpers that need the instruction's details.
 #[derive(Clone, Debug)]
@@ -125,6 +127,10 @@ pub struct ItemCtx {
     pub spill: *mut u64,
     /// The address `kir_resolve` (a `jit_resolve` that preserves every register) found.
     pub resolved: u64,
+    /// Phase loop (`compile::phase`): index in the row of the first work-item that stopped
+    /// elsewhere than the row's work-item 0 (`u64::MAX`: none), and its stop.
+    pub diverged_at: u64,
+    pub diverged_stop: u64,
     pub spill_store: Vec<u64>,
     /// The region table itself (indexed by tag): four u64 words per `Entry`, allocated zeroed
     /// (an all-zero entry is empty), so untouched pages cost nothing.
@@ -143,6 +149,17 @@ pub struct ItemCtx {
     local_set: usize,
 }
 
+// The offsets JIT code uses are the fields' offsets.
+const _: () = {
+    assert!(std::mem::offset_of!(ItemCtx, table) == OFF_TABLE as usize);
+    assert!(std::mem::offset_of!(ItemCtx, params) == OFF_PARAMS as usize);
+    assert!(std::mem::offset_of!(ItemCtx, wi) == OFF_WI as usize);
+    assert!(std::mem::offset_of!(ItemCtx, spill) == OFF_SPILL as usize);
+    assert!(std::mem::offset_of!(ItemCtx, resolved) == OFF_RESOLVED as usize);
+    assert!(std::mem::offset_of!(ItemCtx, diverged_at) == OFF_DIVERGED_AT as usize);
+    assert!(std::mem::offset_of!(ItemCtx, diverged_stop) == OFF_DIVERGED_STOP as usize);
+};
+
 impl ItemCtx {
     pub fn new(layout: PtrLayout) -> Box<ItemCtx> {
         Box::new(ItemCtx {
@@ -151,6 +168,8 @@ impl ItemCtx {
             wi: [0; slot::COUNT],
             spill: std::ptr::null_mut(),
             resolved: 0,
+            diverged_at: u64::MAX,
+            diverged_stop: 0,
             spill_store: Vec::new(),
             table_store: vec![0u64; 4usize << layout.tag_bits],
             private: Vec::new(),
