@@ -88,6 +88,12 @@ fn idents_in_stmt(s: &Stmt, out: &mut Vec<String>) {
             idents_in_stmt(b, out);
             idents_in_expr(c, out);
         }
+        StmtKind::CaseRange(lo, hi, b) => {
+            idents_in_expr(lo, out);
+            idents_in_expr(hi, out);
+            idents_in_stmt(b, out);
+        }
+        StmtKind::StaticAssert(a) => idents_in_expr(&a.cond, out),
         StmtKind::For(init, c, step, b) => {
             match init.as_deref() {
                 Some(ForInit::Decl(d)) => idents_in_decl(d, out),
@@ -137,7 +143,9 @@ fn idents_in_expr(e: &Expr, out: &mut Vec<String>) {
         | ExprKind::SizeofExpr(a)
         | ExprKind::VecStep(a)
         | ExprKind::Member { base: a, .. } => idents_in_expr(a, out),
-        ExprKind::Binary(_, a, b)
+        ExprKind::StmtExpr(s) => idents_in_stmt(s, out),
+        ExprKind::CondOmitted(a, b)
+        | ExprKind::Binary(_, a, b)
         | ExprKind::Assign(_, a, b)
         | ExprKind::Comma(a, b)
         | ExprKind::Index(a, b) => {
@@ -181,6 +189,7 @@ fn returned_exprs<'s>(s: &'s Stmt, out: &mut Vec<&'s Expr>) {
         StmtKind::While(_, b)
         | StmtKind::Switch(_, b)
         | StmtKind::Case(_, b)
+        | StmtKind::CaseRange(_, _, b)
         | StmtKind::DoWhile(b, _)
         | StmtKind::For(_, _, _, b)
         | StmtKind::Default(b)

@@ -35,6 +35,11 @@ impl<'a> Emitter<'a> {
             );
             return None;
         };
+        if let Some(keys) = self.overloads.get(name).cloned() {
+            let key = self.resolve_overload(name, &keys, args, callee.span)?;
+            let sig = self.funcs.get(&key).cloned()?;
+            return self.user_call(&key, &sig, args, span, callee.span);
+        }
         if let Some(sig) = self.funcs.get(name).cloned() {
             return self.user_call(name, &sig, args, span, callee.span);
         }
@@ -88,11 +93,14 @@ impl<'a> Emitter<'a> {
         if name == "printf" {
             return self.printf(args, span);
         }
-        self.error_undeclared(
-            name,
-            callee.span,
-            format!("implicit declaration of function '{name}' is invalid in OpenCL"),
-        );
+        // C11's `static_assert` is a macro of <assert.h>, not a keyword: clang-15 reports the
+        // name itself.
+        let msg = if name == "static_assert" {
+            format!("use of undeclared identifier '{name}'")
+        } else {
+            format!("implicit declaration of function '{name}' is invalid in OpenCL")
+        };
+        self.error_undeclared(name, callee.span, msg);
         None
     }
 

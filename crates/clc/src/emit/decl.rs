@@ -37,6 +37,10 @@ impl<'a> Emitter<'a> {
             let Some(ty) = self.apply_declarator(base.clone(), &d.spec, decl) else {
                 continue;
             };
+            let is_typedef = d.spec.storage == Storage::Typedef;
+            let Some(ty) = self.ext_vector_typedef(ty, &d.spec, decl, is_typedef) else {
+                continue;
+            };
             let Some((name, nsp)) = decl.name.clone() else {
                 continue;
             };
@@ -410,6 +414,10 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             let Some(ty) = self.apply_declarator(base.clone(), &d.spec, decl) else {
+                continue;
+            };
+            let is_typedef = d.spec.storage == Storage::Typedef;
+            let Some(ty) = self.ext_vector_typedef(ty, &d.spec, decl, is_typedef) else {
                 continue;
             };
             let Some((name, nsp)) = decl.name.clone() else {
@@ -899,6 +907,10 @@ impl<'a> Emitter<'a> {
                     None
                 }
             },
+            (Initializer::Expr(e), _) if matches!(e.kind, ExprKind::StmtExpr(_)) => {
+                self.error(e.span, "statement expression not allowed at file scope");
+                None
+            }
             (Initializer::Expr(e), Type::Vector(s, n)) => {
                 // (float4)(1, 2, 3, 4) or a scalar splat.
                 let comps = self.const_vector(e, *s, *n)?;

@@ -409,7 +409,10 @@ impl<'a> Emitter<'a> {
                 if let Some(v) = self.builtin_constant(name) {
                     return Some(Place::R(v));
                 }
-                if self.funcs.contains_key(name) || builtins::lookup(name).is_some() {
+                if self.funcs.contains_key(name)
+                    || self.overloads.contains_key(name)
+                    || builtins::lookup(name).is_some()
+                {
                     self.error(span, format!("function '{name}' used as a value; function pointers are not allowed in OpenCL C"));
                 } else {
                     self.error_undeclared(
@@ -818,6 +821,8 @@ impl<'a> Emitter<'a> {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::Assign(op, a, b) => self.assign(*op, a, b, e.span),
             ExprKind::Cond(c, a, b) => self.conditional(c, a, b, e.span),
+            ExprKind::CondOmitted(a, b) => self.cond_omitted(a, b, e.span),
+            ExprKind::StmtExpr(body) => self.statement_expression(body, e.span),
             ExprKind::Comma(a, b) => {
                 self.rvalue_or_void(a)?;
                 self.rvalue_or_void(b)
@@ -1811,7 +1816,7 @@ impl<'a> Emitter<'a> {
         Some(Val { id, ty: rt })
     }
 
-    fn cond_arm(&mut self, e: &Expr, rt: &Type) -> Option<Id> {
+    pub(super) fn cond_arm(&mut self, e: &Expr, rt: &Type) -> Option<Id> {
         let v = self.rvalue_or_void(e)?;
         if *rt == Type::Void {
             return Some(v.id);
@@ -1822,7 +1827,7 @@ impl<'a> Emitter<'a> {
         Some(self.implicit_convert(v, rt, e.span, "converting to")?.id)
     }
 
-    fn cond_result_type(
+    pub(super) fn cond_result_type(
         &mut self,
         x: &Type,
         y: &Type,

@@ -33,6 +33,7 @@ impl<'a> Emitter<'a> {
                     self.global_declaration(d);
                     self.emit_pending_blocks();
                 }
+                ExternalDecl::StaticAssert(a) => self.static_assert(a),
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
                     let template = f.declarator.name.as_ref().and_then(|(n, sp)| {
@@ -253,13 +254,25 @@ impl<'a> Emitter<'a> {
             }
         }
         let param_types: Vec<Type> = params.iter().map(|p| p.1.clone()).collect();
+        let overloadable = super::overload::is_overloadable(spec, d);
+        let plain_name = name.clone();
+        let name = self.function_key(&name, &param_types, overloadable);
+        if overloadable || self.overloads.contains_key(&plain_name) {
+            let keys = self.overloads.entry(plain_name.clone()).or_default();
+            if !keys.contains(&name) {
+                keys.push(name.clone());
+            }
+            if overloadable && self.funcs.contains_key(&plain_name) && !keys.contains(&plain_name) {
+                keys.push(plain_name.clone());
+            }
+        }
         if let Some(prev) = self.funcs.get(&name).cloned() {
             if prev.ret != ret || prev.params != param_types || prev.is_kernel != is_kernel {
-                self.error(name_span, format!("conflicting types for '{name}'"));
+                self.error(name_span, format!("conflicting types for '{plain_name}'"));
                 return;
             }
             if prev.defined && is_def {
-                self.error(name_span, format!("redefinition of '{name}'"));
+                self.error(name_span, format!("redefinition of '{plain_name}'"));
                 return;
             }
             if is_def {
@@ -298,6 +311,19 @@ impl<'a> Emitter<'a> {
     ) {
         let Some((name, name_span)) = f.declarator.name.clone() else {
             return;
+        };
+        let name = if super::overload::is_overloadable(&f.spec, &f.declarator) {
+            // The declaration already reported the signature's errors.
+            let saved = std::mem::take(self.diags);
+            let found = self.function_type(&f.spec, &f.declarator);
+            *self.diags = saved;
+            let Some((_, params, _)) = found else {
+                return;
+            };
+            let types: Vec<Type> = params.into_iter().map(|p| p.1).collect();
+            self.function_key(&name, &types, true)
+        } else {
+            name
         };
         let Some(mut sig) = self.funcs.get(&name).cloned() else {
             return;

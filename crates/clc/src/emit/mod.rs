@@ -17,7 +17,9 @@ mod decl;
 mod enqueue;
 mod expr;
 mod func;
+mod gnu;
 mod image;
+mod overload;
 mod pipe;
 mod printf_format;
 mod stmt;
@@ -164,6 +166,9 @@ pub(crate) struct Emitter<'a> {
     pub records: Vec<Record>,
     pub scopes: Scopes,
     pub funcs: HashMap<String, FuncSig>,
+    /// The `funcs` keys (mangled names) of the overloads of each overloadable function name,
+    /// plus the plain name when one declaration of the name lacks the attribute.
+    pub overloads: HashMap<String, Vec<String>>,
     pub fs: FnState,
     /// BuiltIn variable name → its Input variable.
     pub builtin_vars: HashMap<&'static str, Id>,
@@ -223,6 +228,7 @@ impl<'a> Emitter<'a> {
             records: Vec::new(),
             scopes: Scopes::default(),
             funcs: HashMap::new(),
+            overloads: HashMap::new(),
             fs: FnState::default(),
             builtin_vars: HashMap::new(),
             record_types: HashMap::new(),

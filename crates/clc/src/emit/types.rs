@@ -561,6 +561,9 @@ impl<'a> Emitter<'a> {
             let rec = &mut self.records[index as usize];
             rec.fields = list;
             rec.complete = true;
+            for a in &r.static_asserts {
+                self.static_assert(a);
+            }
         }
         Some(index)
     }

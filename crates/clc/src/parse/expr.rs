@@ -92,6 +92,15 @@ impl<'a> Parser<'a> {
     pub(crate) fn conditional_expr(&mut self) -> PResult<Expr> {
         let cond = self.binary_expr(1)?;
         if self.eat_punct("?") {
+            if self.eat_punct(":") {
+                // GNU `a ?: b`.
+                self.enter()?;
+                let b = self.conditional_expr();
+                self.leave();
+                let b = b?;
+                let sp = cond.span.to(b.span);
+                return Ok(mk(ExprKind::CondOmitted(Box::new(cond), Box::new(b)), sp));
+            }
             self.enter()?;
             let r = (|| {
                 let a = self.expr()?;
@@ -401,6 +410,19 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Ok(mk(ExprKind::StringLit(s), span))
+            }
+            TokenKind::Punct(_) if t.text == "(" && self.is_punct_at(1, "{") => {
+                // GNU statement expression `({ … })`.
+                self.bump();
+                self.enter()?;
+                let body = self.compound_stmt();
+                self.leave();
+                let body = body?;
+                self.expect_punct(")")?;
+                Ok(mk(
+                    ExprKind::StmtExpr(Box::new(body)),
+                    sp.to(self.prev_span()),
+                ))
             }
             TokenKind::Punct(_) if t.text == "(" => {
                 self.bump();
