@@ -332,9 +332,10 @@ pub enum ExprKind {
     StringLit(String),
     Ident(String),
     Unary(UnaryOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `a = b` (op `None`) or `a op= b`.
-    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    /// `a op b`; the last span is the operator's (where clang points its diagnostics).
+    Binary(BinOp, Box<Expr>, Box<Expr>, Span),
+    /// `a = b` (op `None`) or `a op= b`; the last span is the operator's.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>, Span),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// GNU `a ?: b`: `a` if it is nonzero, else `b`; `a` is evaluated once.
     CondOmitted(Box<Expr>, Box<Expr>),

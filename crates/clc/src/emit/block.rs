@@ -145,8 +145,8 @@ fn idents_in_expr(e: &Expr, out: &mut Vec<String>) {
         | ExprKind::Member { base: a, .. } => idents_in_expr(a, out),
         ExprKind::StmtExpr(s) => idents_in_stmt(s, out),
         ExprKind::CondOmitted(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(_, a, b)
+        | ExprKind::Binary(_, a, b, _)
+        | ExprKind::Assign(_, a, b, _)
         | ExprKind::Comma(a, b)
         | ExprKind::Index(a, b) => {
             idents_in_expr(a, out);
@@ -815,11 +815,12 @@ impl<'a> Emitter<'a> {
         let Type::Block(sig) = &callee.ty else {
             return None;
         };
-        let Some(lit) = sig.literal.and_then(|i| self.blocks.get(i as usize)) else {
+        let lit = sig.literal.and_then(|i| self.blocks.get(i as usize));
+        if lit.is_none() && !self.check_only {
             self.error(span, "calling a Block parameter is not supported yet");
             return None;
-        };
-        let invoke = lit.invoke;
+        }
+        let invoke = lit.map(|l| l.invoke);
         if args.len() != sig.params.len() {
             let msg = format!(
                 "too {} arguments to block call, expected {}, have {}",
@@ -831,15 +832,24 @@ impl<'a> Emitter<'a> {
                 sig.params.len(),
                 args.len()
             );
-            self.error(span, msg);
+            let at = super::call::arg_count_span(span, args, sig.params.len());
+            self.error(at, msg);
             return None;
         }
-        let mut ops = vec![Operand::Id(invoke), Operand::Id(callee.id)];
+        let mut ops = vec![Operand::Id(callee.id)];
         for (a, t) in args.iter().zip(&sig.params) {
             let v = self.rvalue(a)?;
             let v = self.assign_convert(v, t, a, "passing")?;
             ops.push(Operand::Id(v.id));
         }
+        let Some(invoke) = invoke else {
+            // Type-checking only (an unbound Block parameter): the value is never used.
+            return Some(Val {
+                id: self.b.id(),
+                ty: sig.ret.clone(),
+            });
+        };
+        ops.insert(0, Operand::Id(invoke));
         let rt = self.spv_type(&sig.ret);
         let id = self.inst(Op::FunctionCall, rt, ops);
         Some(Val {

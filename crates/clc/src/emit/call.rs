@@ -118,8 +118,9 @@ impl<'a> Emitter<'a> {
             } else {
                 "many"
             };
+            let at = arg_count_span(span, args, sig.params.len());
             self.error(
-                span,
+                at,
                 format!(
                     "too {kind} arguments to function call, expected {}, have {}",
                     sig.params.len(),
@@ -1576,7 +1577,7 @@ impl<'a> Emitter<'a> {
 impl<'a> Emitter<'a> {
     /// An atomic on a float: the pointer bitcast to the integer of the same width, values
     /// bitcast too. Returns (pointer, values, integer scalar); integers pass unchanged.
-    fn atomic_int_view(
+    pub(super) fn atomic_int_view(
         &mut self,
         ptr: Id,
         space: AddrSpace,
@@ -1593,7 +1594,7 @@ impl<'a> Emitter<'a> {
         (p, vals, is)
     }
 
-    fn bits_as_int(&mut self, v: Id, s: Scalar) -> Id {
+    pub(super) fn bits_as_int(&mut self, v: Id, s: Scalar) -> Id {
         if !s.is_float() {
             return v;
         }
@@ -1601,7 +1602,7 @@ impl<'a> Emitter<'a> {
         self.inst(Op::Bitcast, it, vec![Operand::Id(v)])
     }
 
-    fn bits_as_float(&mut self, v: Id, s: Scalar) -> Id {
+    pub(super) fn bits_as_float(&mut self, v: Id, s: Scalar) -> Id {
         if !s.is_float() {
             return v;
         }
@@ -1630,7 +1631,7 @@ pub fn memory_constant(name: &str) -> Option<u32> {
 
 /// The atomic function kinds of OpenCL C 2.0.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum C11 {
+pub(super) enum C11 {
     Init,
     Store,
     Load,
@@ -1644,7 +1645,7 @@ enum C11 {
 
 impl<'a> Emitter<'a> {
     /// SPIR-V memory semantics of a `memory_order` (ordering bits only).
-    fn order_semantics(order: u32, space: Option<AddrSpace>) -> u32 {
+    pub(super) fn order_semantics(order: u32, space: Option<AddrSpace>) -> u32 {
         let ord = match order {
             0 => return 0,
             2 => MemorySemantics::ACQUIRE.0,
@@ -1658,7 +1659,7 @@ impl<'a> Emitter<'a> {
         ord
     }
 
-    fn scope_of(scope: u32) -> Scope {
+    pub(super) fn scope_of(scope: u32) -> Scope {
         match scope {
             0 => Scope::Invocation,
             1 => Scope::Workgroup,
@@ -1805,7 +1806,8 @@ impl<'a> Emitter<'a> {
                     | Scalar::Double
             )
         };
-        let Some(s) = p.ty.scalar().filter(allowed) else {
+        let s = self.c11_atomic_object(name, kind, &obj.ty, &p, &args[0], span)?;
+        let Some(s) = Some(s).filter(allowed) else {
             let msg = format!("address argument to atomic operation must be a pointer to an atomic type ('{}' invalid)", self.type_name(&obj.ty));
             self.error(args[0].span, msg);
             return None;
@@ -2054,4 +2056,13 @@ fn builtin_by_name(name: &str) -> Option<spv::BuiltIn> {
         "SubgroupLocalInvocationId" => B::SubgroupLocalInvocationId,
         _ => return None,
     })
+}
+
+/// Where clang reports a wrong argument count: the first argument too many, or the closing
+/// parenthesis of a call with too few.
+pub(super) fn arg_count_span(call: Span, args: &[Expr], expected: usize) -> Span {
+    match args.get(expected) {
+        Some(extra) => extra.span,
+        None => Span::new(call.file, call.end.saturating_sub(1), call.end),
+    }
 }

@@ -44,7 +44,7 @@ impl<'a> Emitter<'a> {
                     _ => return None,
                 }
             }
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, a, b, _) => {
                 let x = self.const_int_depth(a, d)?;
                 // Short-circuit operators only need the left side sometimes.
                 match op {

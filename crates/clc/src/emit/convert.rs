@@ -92,6 +92,10 @@ impl<'a> Emitter<'a> {
 
     /// A scalar value as an `OpTypeBool` (C99 6.8.4: compares unequal to 0).
     pub fn as_bool(&mut self, v: &Val, span: Span) -> Option<Id> {
+        let v = &Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
         let bt = self.b.type_bool();
         match &v.ty {
             Type::Scalar(Scalar::Bool) => Some(v.id),
@@ -202,6 +206,18 @@ impl<'a> Emitter<'a> {
     /// Implicit conversion (assignment, argument passing, return, initialization: C99 6.5.16.1
     /// with OpenCL's scalar → vector widening). `what` names the context for the message.
     pub fn implicit_convert(&mut self, v: Val, to: &Type, span: Span, what: &str) -> Option<Val> {
+        // An atomic object's value converts as its value type (C11 6.3.2.1p2).
+        let v = Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
+        if let Type::Atomic(s) = to {
+            let r = self.implicit_convert(v, &Type::Scalar(*s), span, what)?;
+            return Some(Val {
+                id: r.id,
+                ty: to.clone(),
+            });
+        }
         // C99 6.5.16.1p1: the pointed-to type must have all the qualifiers of the source's
         // (clang's -Wincompatible-pointer-types-discards-qualifiers, in its wording).
         if let (Type::Pointer(f), Type::Pointer(t)) = (&v.ty, to) {
@@ -338,13 +354,21 @@ impl<'a> Emitter<'a> {
                 self.warning(span, msg);
             }
             let t = self.spv_type(to);
-            id = self.inst(Op::Bitcast, t, vec![Operand::Id(id)]);
+            // `atomic_int *` and `int *` are one SPIR-V type: nothing to cast.
+            let cur = Type::pointer(from_p.ty.clone(), cur_space, from_p.is_const);
+            if self.spv_type(&cur) != t {
+                id = self.inst(Op::Bitcast, t, vec![Operand::Id(id)]);
+            }
         }
         Some(Val { id, ty: to.clone() })
     }
 
     /// An explicit cast `(T)e` (§6.2.2).
     pub fn explicit_cast(&mut self, v: Val, to: &Type, span: Span) -> Option<Val> {
+        let v = Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
         if same_unqualified(&v.ty, to) {
             return Some(Val {
                 id: v.id,

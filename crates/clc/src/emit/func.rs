@@ -53,6 +53,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        self.check_unspecialized_templates();
         if self.opts.linkage {
             self.undefined_templates();
         }

@@ -154,7 +154,7 @@ impl<'a> Emitter<'a> {
                     UnaryOp::PostDec => format!("{x}--"),
                 }
             }
-            ExprKind::Binary(op, a, b) => format!(
+            ExprKind::Binary(op, a, b, _) => format!(
                 "{} {} {}",
                 self.spell_expr(a),
                 op.symbol(),

@@ -79,10 +79,14 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.peek_at(0) {
             if matches!(t.kind, TokenKind::Punct(_)) {
                 if let Some(op) = assign_op_of(&t.text) {
+                    let op_span = t.span;
                     self.bump();
                     let rhs = self.assignment_expr()?;
                     let sp = lhs.span.to(rhs.span);
-                    return Ok(mk(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), sp));
+                    return Ok(mk(
+                        ExprKind::Assign(op, Box::new(lhs), Box::new(rhs), op_span),
+                        sp,
+                    ));
                 }
             }
         }
@@ -133,6 +137,7 @@ impl<'a> Parser<'a> {
             if prec < min_prec {
                 break;
             }
+            let op_span = t.span;
             self.bump();
             chain += 1;
             if chain > MAX_CHAIN {
@@ -143,7 +148,10 @@ impl<'a> Parser<'a> {
             self.leave();
             let rhs = rhs?;
             let sp = lhs.span.to(rhs.span);
-            lhs = mk(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), sp);
+            lhs = mk(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs), op_span),
+                sp,
+            );
         }
         Ok(lhs)
     }
