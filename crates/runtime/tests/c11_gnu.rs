@@ -1,5 +1,5 @@
 //! C11 and GNU constructs clang accepts in OpenCL C, run on both engines: `_Static_assert`,
-//! `a ?: b` (evaluating `a` once), statement expressions, case ranges (short ones listed in
+//! `a ?: b` (evaluating `a` once; on vectors by the sign bits), statement expressions, case ranges (short ones listed in
 //! the switch, long ones tested before the default), `overloadable` user functions and
 //! `ext_vector_type` typedefs. Expected values by hand from C semantics.
 
@@ -45,6 +45,10 @@ kernel void k(global int *io, global float *f) {
     f[0] = dot(v, w);
     f[1] = v.w + w.x;
     f[2] = (float)vec_step(my4);
+    // Vector shorthand: components of va whose sign bit is set, else vb's (§6.3.i).
+    int4 va = (int4)(-1, 0, 5, -7);
+    int4 vb = (int4)(10, 20, 30, 40);
+    vstore4(va ?: vb, 0, io + 11);
 }
 "#;
 
@@ -57,8 +61,8 @@ fn c11_and_gnu_constructs_run() {
         .unwrap_or_else(|e| panic!("{e}: {}", program.build_log()));
     for engine in [EngineKind::Interpreter, EngineKind::Jit] {
         let k = program.kernel("k").expect("kernel");
-        let io = Buffer::new(&ctx, MemFlags::default(), 11 * 4).unwrap();
-        let mut init = vec![0u8; 11 * 4];
+        let io = Buffer::new(&ctx, MemFlags::default(), 15 * 4).unwrap();
+        let mut init = vec![0u8; 15 * 4];
         init[4..8].copy_from_slice(&7i32.to_le_bytes());
         io.write(0, &init).expect("write");
         let f = Buffer::new(&ctx, MemFlags::default(), 3 * 4).unwrap();
@@ -74,7 +78,7 @@ fn c11_and_gnu_constructs_run() {
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         // io[9]: pick(7) = 107, pick(2.5f) = 202; io[10]: pick(io) = 300 + io[1] = 307,
-        // pick((3, 4)) = 407.
+        // pick((3, 4)) = 407; io[11..15]: (-1, 0, 5, -7) ?: (10, 20, 30, 40).
         assert_eq!(
             got,
             [
@@ -88,7 +92,11 @@ fn c11_and_gnu_constructs_run() {
                 12345,
                 45,
                 107 + 202 * 1000,
-                307 + 407 * 1000
+                307 + 407 * 1000,
+                -1,
+                20,
+                30,
+                -7
             ],
             "{engine:?}"
         );

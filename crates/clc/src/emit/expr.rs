@@ -1394,7 +1394,13 @@ impl<'a> Emitter<'a> {
 
     /// Usual arithmetic conversions (§6.2.6 / C99 6.3.1.8) with scalar → vector widening;
     /// returns both operands converted and the common type.
-    fn arith_operands(&mut self, a: Val, b: Val, span: Span, op: BinOp) -> Option<(Id, Id, Type)> {
+    pub(super) fn arith_operands(
+        &mut self,
+        a: Val,
+        b: Val,
+        span: Span,
+        op: BinOp,
+    ) -> Option<(Id, Id, Type)> {
         let bad = |em: &mut Self, a: &Type, b: &Type| {
             let msg = format!(
                 "invalid operands to binary expression ('{}' and '{}')",

@@ -75,12 +75,30 @@ impl<'a> Emitter<'a> {
     /// GNU `a ?: b`: `a` (evaluated once) when it is nonzero, else `b`; typed as `a ? a : b`.
     pub fn cond_omitted(&mut self, a: &Expr, b: &Expr, span: Span) -> Option<Val> {
         let va = self.rvalue(a)?;
-        if matches!(va.ty, Type::Vector(..)) {
-            self.error(
-                span,
-                "the GNU '?:' shorthand with a vector condition is not supported yet",
+        if let Type::Vector(cs, n) = va.ty.clone() {
+            // As `a ? a : b` on vectors (§6.3.i): each component of `a` whose most significant
+            // bit is set, else `b`'s (clang's lowering of the shorthand).
+            if cs.is_float() {
+                self.error(a.span, "vector condition type must be an integer vector");
+                return None;
+            }
+            let bv = self.rvalue(b)?;
+            let (x, y, ty) = self.arith_operands(va.clone(), bv, span, crate::ast::BinOp::Add)?;
+            if ty.lanes() != n || ty.elem().map(|s| s.bits()) != Some(cs.bits()) {
+                let msg = format!("vector condition type '{}' and result type '{}' do not have elements of the same size", self.type_name(&va.ty), self.type_name(&ty));
+                self.error(span, msg);
+                return None;
+            }
+            let bt = self.bool_ty(n);
+            let z = self.splat_const(&va.ty, 0.0);
+            let msb = self.inst(Op::SLessThan, bt, vec![Operand::Id(va.id), Operand::Id(z)]);
+            let t = self.spv_type(&ty);
+            let id = self.inst(
+                Op::Select,
+                t,
+                vec![Operand::Id(msb), Operand::Id(x), Operand::Id(y)],
             );
-            return None;
+            return Some(Val { id, ty });
         }
         let cb = self.as_bool(&va, a.span)?;
         let Some(tb) = self.probe_type(b) else {
