@@ -173,6 +173,10 @@ const DIAGNOSED: &[(&str, &str)] = &[
         "1:51: warning: incompatible pointer types passing '__global int *' to parameter of type 'volatile __generic atomic_flag *' (aka 'volatile __generic _Atomic(int) *')",
     ),
     (
+        "kernel void k(global int *p) { atomic_add((volatile global atomic_int *)p, 1); }",
+        "1:43: warning: incompatible pointer types passing '__global volatile atomic_int *' to parameter of type '__global volatile int *'",
+    ),
+    (
         "void f(global int *p) { *p = 1; }\nkernel void k(global atomic_int *a) { f(a); }",
         "2:41: warning: incompatible pointer types",
     ),

@@ -1258,7 +1258,23 @@ impl<'a> Emitter<'a> {
             self.error(args[0].span, msg);
             return None;
         };
-        let elem = p.ty.scalar();
+        let elem = match &p.ty {
+            // clang-15: `atomic_int *` converts to opencl-c.h's `volatile int *` parameter
+            // with an incompatible-pointer warning.
+            Type::Atomic(s) => {
+                let mut plain = p.clone();
+                plain.ty = Type::Scalar(*s);
+                plain.is_volatile = true;
+                let msg = format!(
+                    "incompatible pointer types passing '{}' to parameter of type '{}'",
+                    self.type_name(&vals[0].ty),
+                    self.type_name(&Type::Pointer(Box::new(plain)))
+                );
+                self.warning(args[0].span, msg);
+                Some(*s)
+            }
+            other => other.scalar(),
+        };
         let ok_elem = match elem {
             Some(Scalar::Int | Scalar::UInt) => true,
             Some(Scalar::Long | Scalar::ULong) => name.starts_with("atom_"),
