@@ -178,11 +178,11 @@ const DIAGNOSED: &[(&str, &str)] = &[
     ),
     (
         "void f(global int *p) { *p = 1; }\nkernel void k(global atomic_int *a) { f(a); }",
-        "2:41: warning: incompatible pointer types",
+        "2:41: warning: incompatible pointer types passing '__global atomic_int *' to parameter of type '__global int *'",
     ),
     (
         "void f(global atomic_int *p) { atomic_store(p, 1); }\nkernel void k(global int *a) { f(a); }",
-        "2:34: warning: incompatible pointer types",
+        "2:34: warning: incompatible pointer types passing '__global int *' to parameter of type '__global atomic_int *'",
     ),
 ];
 

@@ -264,7 +264,9 @@ impl<'a> Emitter<'a> {
                 let id = self.as_bool(&v, span)?;
                 Some(Val { id, ty: to.clone() })
             }
-            (Type::Pointer(_), Type::Pointer(_)) => self.pointer_convert(v, to, span, false),
+            (Type::Pointer(_), Type::Pointer(_)) => {
+                self.pointer_convert_as(v, to, span, false, what)
+            }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 self.warning(
                     span,
@@ -308,6 +310,20 @@ impl<'a> Emitter<'a> {
         span: Span,
         explicit: bool,
     ) -> Option<Val> {
+        self.pointer_convert_as(v, to, span, explicit, "assigning to")
+    }
+
+    /// [`Self::pointer_convert`] for an implicit conversion `what` ("passing to parameter of
+    /// type", "initializing", "assigning to"), which words the incompatible-pointer warning as
+    /// clang does.
+    fn pointer_convert_as(
+        &mut self,
+        v: Val,
+        to: &Type,
+        span: Span,
+        explicit: bool,
+        what: &str,
+    ) -> Option<Val> {
         let (Some(from_p), Some(to_p)) = (v.ty.pointee().cloned(), to.pointee().cloned()) else {
             return None;
         };
@@ -346,11 +362,14 @@ impl<'a> Emitter<'a> {
         if !same_pointee {
             let void_involved = from_p.ty == Type::Void || to_p.ty == Type::Void;
             if !explicit && !void_involved {
-                let msg = format!(
-                    "incompatible pointer types assigning to '{}' from '{}'",
-                    self.type_name(to),
-                    self.type_name(&v.ty)
-                );
+                let (to_n, from_n) = (self.type_name(to), self.type_name(&v.ty));
+                let msg = if what.starts_with("passing") {
+                    format!("incompatible pointer types passing '{from_n}' to parameter of type '{to_n}'")
+                } else if what == "initializing" {
+                    format!("incompatible pointer types initializing '{to_n}' with an expression of type '{from_n}'")
+                } else {
+                    format!("incompatible pointer types assigning to '{to_n}' from '{from_n}'")
+                };
                 self.warning(span, msg);
             }
             let t = self.spv_type(to);
