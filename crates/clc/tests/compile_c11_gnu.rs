@@ -110,6 +110,10 @@ kernel void k(global int *o, global float *p, local float4 *l) {
   o[4] = f(3) + f((short)3) + f(o) + g(3) + g((float2)(1.0f, 2.0f));
   p[1] = f(3.0f) + f(l, w);
   o[5] = f(1L, 2UL, (short)1, (ushort)1, (uchar)1, true);
+  long lv = o[7];
+  switch (lv) { case 1 ... 1000: o[8] = 1; break; case 5000000000L: o[8] = 3; break; default: o[8] = 2; }
+  ulong uv = o[9];
+  switch (uv) { case 1 ... 1000: o[10] = 1; break; default: o[10] = 2; }
   my_uint2 u = (my_uint2)(5u, 6u);
   o[6] = u.y;
 }

@@ -49,6 +49,13 @@ kernel void k(global int *io, global float *f) {
     int4 va = (int4)(-1, 0, 5, -7);
     int4 vb = (int4)(10, 20, 30, 40);
     vstore4(va ?: vb, 0, io + 11);
+    // 64-bit selectors: a long range tested before the default, one listed.
+    long big = (long)seven * 1000000000L;
+    ulong ub = 500;
+    io[15] = ({ int r; switch (big) { case 1 ... 1000: r = 1; break;
+                                      case 6000000000L ... 8000000000L: r = 2; break;
+                                      default: r = 3; } r; });
+    io[16] = ({ int r; switch (ub) { case 1 ... 1000: r = 4; break; default: r = 5; } r; });
 }
 "#;
 
@@ -61,8 +68,8 @@ fn c11_and_gnu_constructs_run() {
         .unwrap_or_else(|e| panic!("{e}: {}", program.build_log()));
     for engine in [EngineKind::Interpreter, EngineKind::Jit] {
         let k = program.kernel("k").expect("kernel");
-        let io = Buffer::new(&ctx, MemFlags::default(), 15 * 4).unwrap();
-        let mut init = vec![0u8; 15 * 4];
+        let io = Buffer::new(&ctx, MemFlags::default(), 17 * 4).unwrap();
+        let mut init = vec![0u8; 17 * 4];
         init[4..8].copy_from_slice(&7i32.to_le_bytes());
         io.write(0, &init).expect("write");
         let f = Buffer::new(&ctx, MemFlags::default(), 3 * 4).unwrap();
@@ -96,7 +103,9 @@ fn c11_and_gnu_constructs_run() {
                 -1,
                 20,
                 30,
-                -7
+                -7,
+                2,
+                4
             ],
             "{engine:?}"
         );

@@ -363,8 +363,9 @@ impl<'a> Emitter<'a> {
             return;
         }
         let mut sel_id = sel_id;
-        let mut wide = ps.bits() > 32 || !long_ranges.is_empty();
-        if wide && !self.b.block_terminated() {
+        let mut wide = ps.bits() > 32;
+        // (Long ranges are tested on the selector as it is, so it stays wide for them.)
+        if wide && long_ranges.is_empty() && !self.b.block_terminated() {
             // A 64-bit selector whose case values all fit in 32 bits: branch to default when
             // the selector does not fit either, then switch on its low 32 bits.
             let fits = |c: i128| {
