@@ -169,6 +169,27 @@ kernel void k(global int *o, T s) {
     }
 }
 
+/// An overloadable function with a Block parameter (clang-15 refuses Block parameters, so
+/// the mangling of the Block, `U13block_pointerF…E`, is clang's for Block types elsewhere) is
+/// specialized per literal like any function with Block parameters.
+#[test]
+fn overloads_with_block_parameters_are_specialized() {
+    let src = r#"
+__attribute__((overloadable)) int apply(int x, int (^op)(int)) { return op(x); }
+__attribute__((overloadable)) int apply(float x) { return (int)x; }
+kernel void k(global int *o) { o[0] = apply(3, ^(int v) { return v * 2; }) + apply(2.0f); }
+"#;
+    let m = compile(src).unwrap_or_else(|e| panic!("{}", e.log));
+    let text = validate(m, "blockov");
+    if !text.is_empty() {
+        assert!(text.contains("\"_Z5applyf\""), "{text}");
+        assert!(
+            text.contains("\"_Z5applyiU13block_pointerFiiE.blocks1\""),
+            "{text}"
+        );
+    }
+}
+
 /// (program, clang-15's first error as `line:col: error: text`).
 const INVALID: &[(&str, &str)] = &[
     (

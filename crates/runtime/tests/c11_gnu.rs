@@ -14,6 +14,8 @@ OV int pick(int x) { return 100 + x; }
 OV int pick(float x) { return 200 + (int)x; }
 OV int pick(global int *p) { return 300 + p[1]; }
 OV int pick(myint2 v) { return 400 + v.x + v.y; }
+OV int twice(int x, int (^op)(int)) { return op(op(x)); }
+OV int twice(float x) { return (int)(x * 2.0f); }
 
 int classify(int v) {
     switch (v) {
@@ -56,6 +58,7 @@ kernel void k(global int *io, global float *f) {
                                       case 6000000000L ... 8000000000L: r = 2; break;
                                       default: r = 3; } r; });
     io[16] = ({ int r; switch (ub) { case 1 ... 1000: r = 4; break; default: r = 5; } r; });
+    io[17] = twice(3, ^(int v) { return v + 10; }) + twice(1.5f) * 100;
 }
 "#;
 
@@ -68,8 +71,8 @@ fn c11_and_gnu_constructs_run() {
         .unwrap_or_else(|e| panic!("{e}: {}", program.build_log()));
     for engine in [EngineKind::Interpreter, EngineKind::Jit] {
         let k = program.kernel("k").expect("kernel");
-        let io = Buffer::new(&ctx, MemFlags::default(), 17 * 4).unwrap();
-        let mut init = vec![0u8; 17 * 4];
+        let io = Buffer::new(&ctx, MemFlags::default(), 18 * 4).unwrap();
+        let mut init = vec![0u8; 18 * 4];
         init[4..8].copy_from_slice(&7i32.to_le_bytes());
         io.write(0, &init).expect("write");
         let f = Buffer::new(&ctx, MemFlags::default(), 3 * 4).unwrap();
@@ -105,7 +108,8 @@ fn c11_and_gnu_constructs_run() {
                 30,
                 -7,
                 2,
-                4
+                4,
+                23 + 300
             ],
             "{engine:?}"
         );

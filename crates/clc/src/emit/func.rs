@@ -36,11 +36,13 @@ impl<'a> Emitter<'a> {
                 ExternalDecl::StaticAssert(a) => self.static_assert(a),
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
-                    let template = f.declarator.name.as_ref().and_then(|(n, sp)| {
+                    let key = self.definition_key(f);
+                    let template = f.declarator.name.as_ref().and_then(|(_, sp)| {
+                        let key = key.as_ref()?;
                         self.funcs
-                            .get(n)
+                            .get(key)
                             .filter(|s| s.has_block_params() && s.span == *sp)
-                            .map(|_| n.clone())
+                            .map(|_| key.clone())
                     });
                     match template {
                         // Emitted per call (emit/block_param.rs).
@@ -310,21 +312,11 @@ impl<'a> Emitter<'a> {
         f: &FunctionDef,
         spec: Option<&super::block_param::Specialization>,
     ) {
-        let Some((name, name_span)) = f.declarator.name.clone() else {
+        let Some((_, name_span)) = f.declarator.name.clone() else {
             return;
         };
-        let name = if super::overload::is_overloadable(&f.spec, &f.declarator) {
-            // The declaration already reported the signature's errors.
-            let saved = std::mem::take(self.diags);
-            let found = self.function_type(&f.spec, &f.declarator);
-            *self.diags = saved;
-            let Some((_, params, _)) = found else {
-                return;
-            };
-            let types: Vec<Type> = params.into_iter().map(|p| p.1).collect();
-            self.function_key(&name, &types, true)
-        } else {
-            name
+        let Some(name) = self.definition_key(f) else {
+            return;
         };
         let Some(mut sig) = self.funcs.get(&name).cloned() else {
             return;
@@ -812,5 +804,23 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// The `funcs` key of a function definition: its name, or its mangled name when it is
+    /// `overloadable` (`None` when its signature has errors, already reported).
+    pub(crate) fn definition_key(&mut self, f: &FunctionDef) -> Option<String> {
+        let (name, _) = f.declarator.name.clone()?;
+        if !super::overload::is_overloadable(&f.spec, &f.declarator) {
+            return Some(name);
+        }
+        // The declaration already reported the signature's errors.
+        let saved = std::mem::take(self.diags);
+        let found = self.function_type(&f.spec, &f.declarator);
+        *self.diags = saved;
+        let (_, params, _) = found?;
+        let types: Vec<Type> = params.into_iter().map(|p| p.1).collect();
+        Some(self.function_key(&name, &types, true))
     }
 }

@@ -152,6 +152,18 @@ fn mangle_type_with(
             sub(full, format!("P{qualified}"), subs)
         }
         Type::Array(e, n) => format!("A{n}_{}", mangle_type_with(e, subs, records, use_subs)),
+        // clang: a Block is `U13block_pointer` on its function type.
+        Type::Block(sig) => {
+            let mut f = format!("F{}", mangle_type_with(&sig.ret, subs, records, use_subs));
+            if sig.params.is_empty() {
+                f.push('v');
+            }
+            for p in &sig.params {
+                f.push_str(&mangle_type_with(p, subs, records, use_subs));
+            }
+            f.push('E');
+            format!("U13block_pointer{f}")
+        }
         other => {
             let name = format!("{other:?}");
             format!("{}{name}", name.len())
@@ -183,6 +195,7 @@ fn rank(arg: &Type, param: &Type, null: bool) -> Option<Rank> {
             })
         }
         (Type::Vector(..), Type::Vector(..)) => None,
+        (Type::Block(a), Type::Block(p)) if a.same_signature(p) => Some(Rank::Exact),
         (Type::Scalar(s), Type::Pointer(_)) if null && s.is_integer() => Some(Rank::Conversion),
         (Type::Pointer(a), Type::Pointer(p)) => {
             let space_ok = a.space == p.space
