@@ -80,6 +80,8 @@ pub struct RecordSpec {
     pub tag: Option<String>,
     /// `None` for a reference `struct S`, `Some` for a definition.
     pub fields: Option<Vec<FieldDecl>>,
+    /// `_Static_assert`s among the member declarations (C11 6.7.2.1p1).
+    pub static_asserts: Vec<StaticAssert>,
     pub span: Span,
 }
 
@@ -219,10 +221,20 @@ pub struct FunctionDef {
     pub span: Span,
 }
 
+/// `_Static_assert(constant-expression [, string-literal]);` (C11 6.7.10; the message is
+/// optional as in C2x, which clang-15 accepts with a warning).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticAssert {
+    pub cond: Expr,
+    pub message: Option<String>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExternalDecl {
     Function(Box<FunctionDef>),
     Declaration(Declaration),
+    StaticAssert(StaticAssert),
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -320,10 +332,15 @@ pub enum ExprKind {
     StringLit(String),
     Ident(String),
     Unary(UnaryOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `a = b` (op `None`) or `a op= b`.
-    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    /// `a op b`; the last span is the operator's (where clang points its diagnostics).
+    Binary(BinOp, Box<Expr>, Box<Expr>, Span),
+    /// `a = b` (op `None`) or `a op= b`; the last span is the operator's.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>, Span),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// GNU `a ?: b`: `a` if it is nonzero, else `b`; `a` is evaluated once.
+    CondOmitted(Box<Expr>, Box<Expr>),
+    /// GNU statement expression `({ … })`: the value of its last expression statement.
+    StmtExpr(Box<Stmt>),
     Comma(Box<Expr>, Box<Expr>),
     Call(Box<Expr>, Vec<Expr>),
     Index(Box<Expr>, Box<Expr>),
@@ -382,6 +399,10 @@ pub enum StmtKind {
     For(Option<Box<ForInit>>, Option<Expr>, Option<Expr>, Box<Stmt>),
     Switch(Expr, Box<Stmt>),
     Case(Expr, Box<Stmt>),
+    /// GNU case range `case lo ... hi:`.
+    CaseRange(Expr, Expr, Box<Stmt>),
+    /// `_Static_assert(cond, "message")` (C11 6.7.10) at block scope.
+    StaticAssert(StaticAssert),
     Default(Box<Stmt>),
     Break,
     Continue,

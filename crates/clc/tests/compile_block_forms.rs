@@ -151,6 +151,53 @@ fn block_parameters_are_refused_outside_opencl_c_2_0() {
     );
 }
 
+/// A function with Block parameters that nothing calls is still type-checked (clang checks
+/// every function body): its errors are reported at clang-15's places (clang-15 also
+/// refuses the parameters themselves, see above). A valid one compiles and adds nothing to
+/// the module.
+#[test]
+fn never_called_block_parameter_functions_are_checked() {
+    let src = "int apply(int x, int (^op)(int)) {\n  int y = undefined_thing + x;\n  return op(y, 2);\n}\nkernel void k(global int *o) { o[0] = 1; }\n";
+    let err = compile(src, "-cl-std=CL2.0").expect_err("errors in an uncalled body");
+    for want in [
+        "2:11: error: use of undeclared identifier 'undefined_thing'",
+        "3:16: error: too many arguments to block call, expected 1, have 2",
+    ] {
+        assert!(err.log.contains(want), "want {want}\n{}", err.log);
+    }
+    let ok = "int twice(int x, int (^op)(int)) { int y = op(x); int (^b)(int) = ^(int v) { return v + 1; }; return op(b(y)) + x; }\nkernel void k(global int *o) { o[0] = 1; }\n";
+    let m = compile(ok, "-cl-std=CL2.0").unwrap_or_else(|e| panic!("{}", e.log));
+    let text = validate(m, "uncalled");
+    assert!(!text.contains("twice"), "{text}");
+    if !tool("clang-15") {
+        eprintln!("clang-15 not found: skipping the comparison");
+        return;
+    }
+    let f = std::env::temp_dir().join(format!("clc-uncalled-{}.cl", std::process::id()));
+    std::fs::write(&f, src).expect("write");
+    let out = Command::new("clang-15")
+        .args([
+            "-c",
+            "-emit-llvm",
+            "-target",
+            "spir64",
+            "-cl-std=CL2.0",
+            "-o",
+            "/dev/null",
+        ])
+        .arg(&f)
+        .output()
+        .expect("clang-15");
+    let _ = std::fs::remove_file(&f);
+    let log = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        "2:11: error: use of undeclared identifier 'undefined_thing'",
+        "3:16: error: too many arguments to block call, expected 1, have 2",
+    ] {
+        assert!(log.contains(want), "clang-15: {log}");
+    }
+}
+
 const PROGRAM_SCOPE: &str = r#"
 int GlobalInt = 0;
 int (^getGlobalInt)(void) = ^{ return GlobalInt; };

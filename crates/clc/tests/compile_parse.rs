@@ -82,37 +82,37 @@ fn qualifiers_and_address_spaces() {
 fn precedence_and_associativity() {
     let b = body("void f() { a = b + c * d - e; }");
     // a = ((b + (c * d)) - e)
-    let ExprKind::Assign(None, _, rhs) = &expr_of(&b[0]).kind else {
+    let ExprKind::Assign(None, _, rhs, _) = &expr_of(&b[0]).kind else {
         panic!()
     };
-    let ExprKind::Binary(BinOp::Sub, l, _) = &rhs.kind else {
+    let ExprKind::Binary(BinOp::Sub, l, _, _) = &rhs.kind else {
         panic!("{rhs:?}")
     };
-    let ExprKind::Binary(BinOp::Add, _, m) = &l.kind else {
+    let ExprKind::Binary(BinOp::Add, _, m, _) = &l.kind else {
         panic!()
     };
-    assert!(matches!(m.kind, ExprKind::Binary(BinOp::Mul, _, _)));
+    assert!(matches!(m.kind, ExprKind::Binary(BinOp::Mul, _, _, _)));
     let b = body("void f() { x = a < b == c && d | e ^ f & g; }");
-    let ExprKind::Assign(None, _, rhs) = &expr_of(&b[0]).kind else {
+    let ExprKind::Assign(None, _, rhs, _) = &expr_of(&b[0]).kind else {
         panic!()
     };
-    let ExprKind::Binary(BinOp::LogAnd, eq, or) = &rhs.kind else {
+    let ExprKind::Binary(BinOp::LogAnd, eq, or, _) = &rhs.kind else {
         panic!()
     };
-    assert!(matches!(eq.kind, ExprKind::Binary(BinOp::Eq, _, _)));
-    let ExprKind::Binary(BinOp::BitOr, _, xor) = &or.kind else {
+    assert!(matches!(eq.kind, ExprKind::Binary(BinOp::Eq, _, _, _)));
+    let ExprKind::Binary(BinOp::BitOr, _, xor, _) = &or.kind else {
         panic!()
     };
-    let ExprKind::Binary(BinOp::BitXor, _, and) = &xor.kind else {
+    let ExprKind::Binary(BinOp::BitXor, _, and, _) = &xor.kind else {
         panic!()
     };
-    assert!(matches!(and.kind, ExprKind::Binary(BinOp::BitAnd, _, _)));
+    assert!(matches!(and.kind, ExprKind::Binary(BinOp::BitAnd, _, _, _)));
     // Assignment is right-associative, ?: too.
     let b = body("void f() { a = b = c ? d : e ? f : g; }");
-    let ExprKind::Assign(None, _, r) = &expr_of(&b[0]).kind else {
+    let ExprKind::Assign(None, _, r, _) = &expr_of(&b[0]).kind else {
         panic!()
     };
-    let ExprKind::Assign(None, _, c) = &r.kind else {
+    let ExprKind::Assign(None, _, c, _) = &r.kind else {
         panic!()
     };
     let ExprKind::Cond(_, _, other) = &c.kind else {
@@ -125,7 +125,7 @@ fn precedence_and_associativity() {
 fn casts_vector_literals_and_postfix() {
     let b =
         body("void f() { v = (float4)(1.0f, 2.0f, x.xy); w = (int)y.s0++; z = (float2)(3.0f).x; }");
-    let ExprKind::Assign(None, _, r) = &expr_of(&b[0]).kind else {
+    let ExprKind::Assign(None, _, r, _) = &expr_of(&b[0]).kind else {
         panic!()
     };
     let ExprKind::VectorLit(_, elems) = &r.kind else {
@@ -133,7 +133,7 @@ fn casts_vector_literals_and_postfix() {
     };
     assert_eq!(elems.len(), 3);
     assert!(matches!(elems[2].kind, ExprKind::Member { ref name, .. } if name == "xy"));
-    let ExprKind::Assign(None, _, r) = &expr_of(&b[1]).kind else {
+    let ExprKind::Assign(None, _, r, _) = &expr_of(&b[1]).kind else {
         panic!()
     };
     let ExprKind::Cast(_, inner) = &r.kind else {
@@ -141,7 +141,7 @@ fn casts_vector_literals_and_postfix() {
     };
     assert!(matches!(inner.kind, ExprKind::Unary(UnaryOp::PostInc, _)));
     // `(float2)(3.0f).x` is a member access on the vector literal.
-    let ExprKind::Assign(None, _, r) = &expr_of(&b[2]).kind else {
+    let ExprKind::Assign(None, _, r, _) = &expr_of(&b[2]).kind else {
         panic!()
     };
     assert!(matches!(r.kind, ExprKind::Member { ref name, .. } if name == "x"));

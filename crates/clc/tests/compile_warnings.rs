@@ -1,11 +1,10 @@
 //! Warnings for the usual suspects, as clang-15 gives them for the same source (recorded
 //! below from clang-15, and compared with a live clang-15 run when it is installed): the
 //! discarded result of a built-in opencl-c.h declares `const` (-Wunused-value), integer
-//! division or remainder by a constant zero (-Wdivision-by-zero; clang points at the operator,
-//! oxcl at the expression's start, so only lines are compared for it), and integer constants
-//! whose value changes in an implicit conversion (-Wconstant-conversion), a pointer conversion
-//! that drops `const` or `volatile` from the pointee (clang spells the types with their address
-//! spaces and points at the declarator: only the line and the gist are compared for it).
+//! division or remainder by a constant zero (-Wdivision-by-zero, at the operator), and integer
+//! constants whose value changes in an implicit conversion (-Wconstant-conversion), a pointer
+//! conversion that drops `const` or `volatile` from the pointee (at the declarator; clang spells
+//! the types with their address spaces, brought to oxcl's spelling below).
 
 mod warn_util;
 
@@ -33,15 +32,15 @@ const CLANG: &[(u32, u32, &str)] = &[
     (2, 3, "ignoring return value of function declared with const attribute"),
     (3, 3, "ignoring return value of function declared with const attribute"),
     (4, 3, "ignoring return value of function declared with const attribute"),
-    (5, 0, "division by zero is undefined"),
-    (6, 0, "remainder by zero is undefined"),
+    (5, 12, "division by zero is undefined"),
+    (6, 15, "remainder by zero is undefined"),
     (7, 12, "implicit conversion from 'int' to 'char' changes value from 200 to -56"),
     (7, 27, "implicit conversion from 'int' to 'short' changes value from 40000 to -25536"),
     (7, 72, "implicit conversion from 'int' to 'char' changes value from -129 to 127"),
     (8, 33, "implicit conversion from 'int' to 'uchar' (aka 'unsigned char') changes value from 256 to 0"),
     (8, 46, "implicit conversion from 'long' to 'int' changes value from 5000000000 to 705032704"),
-    (12, 0, "initializing '__global int *' with an expression of type '__global const int *' discards qualifiers"),
-    (13, 0, "initializing '__global int *' with an expression of type '__global volatile int *' discards qualifiers"),
+    (12, 41, "initializing '__global int *' with an expression of type '__global const int *' discards qualifiers"),
+    (13, 44, "initializing '__global int *' with an expression of type '__global volatile int *' discards qualifiers"),
 ];
 
 /// Warnings of a log, with clang's spelling of pointer types brought to oxcl's.

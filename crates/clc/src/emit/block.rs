@@ -88,6 +88,12 @@ fn idents_in_stmt(s: &Stmt, out: &mut Vec<String>) {
             idents_in_stmt(b, out);
             idents_in_expr(c, out);
         }
+        StmtKind::CaseRange(lo, hi, b) => {
+            idents_in_expr(lo, out);
+            idents_in_expr(hi, out);
+            idents_in_stmt(b, out);
+        }
+        StmtKind::StaticAssert(a) => idents_in_expr(&a.cond, out),
         StmtKind::For(init, c, step, b) => {
             match init.as_deref() {
                 Some(ForInit::Decl(d)) => idents_in_decl(d, out),
@@ -137,8 +143,10 @@ fn idents_in_expr(e: &Expr, out: &mut Vec<String>) {
         | ExprKind::SizeofExpr(a)
         | ExprKind::VecStep(a)
         | ExprKind::Member { base: a, .. } => idents_in_expr(a, out),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(_, a, b)
+        ExprKind::StmtExpr(s) => idents_in_stmt(s, out),
+        ExprKind::CondOmitted(a, b)
+        | ExprKind::Binary(_, a, b, _)
+        | ExprKind::Assign(_, a, b, _)
         | ExprKind::Comma(a, b)
         | ExprKind::Index(a, b) => {
             idents_in_expr(a, out);
@@ -181,6 +189,7 @@ fn returned_exprs<'s>(s: &'s Stmt, out: &mut Vec<&'s Expr>) {
         StmtKind::While(_, b)
         | StmtKind::Switch(_, b)
         | StmtKind::Case(_, b)
+        | StmtKind::CaseRange(_, _, b)
         | StmtKind::DoWhile(b, _)
         | StmtKind::For(_, _, _, b)
         | StmtKind::Default(b)
@@ -806,11 +815,12 @@ impl<'a> Emitter<'a> {
         let Type::Block(sig) = &callee.ty else {
             return None;
         };
-        let Some(lit) = sig.literal.and_then(|i| self.blocks.get(i as usize)) else {
+        let lit = sig.literal.and_then(|i| self.blocks.get(i as usize));
+        if lit.is_none() && !self.check_only {
             self.error(span, "calling a Block parameter is not supported yet");
             return None;
-        };
-        let invoke = lit.invoke;
+        }
+        let invoke = lit.map(|l| l.invoke);
         if args.len() != sig.params.len() {
             let msg = format!(
                 "too {} arguments to block call, expected {}, have {}",
@@ -822,15 +832,24 @@ impl<'a> Emitter<'a> {
                 sig.params.len(),
                 args.len()
             );
-            self.error(span, msg);
+            let at = super::call::arg_count_span(span, args, sig.params.len());
+            self.error(at, msg);
             return None;
         }
-        let mut ops = vec![Operand::Id(invoke), Operand::Id(callee.id)];
+        let mut ops = vec![Operand::Id(callee.id)];
         for (a, t) in args.iter().zip(&sig.params) {
             let v = self.rvalue(a)?;
             let v = self.assign_convert(v, t, a, "passing")?;
             ops.push(Operand::Id(v.id));
         }
+        let Some(invoke) = invoke else {
+            // Type-checking only (an unbound Block parameter): the value is never used.
+            return Some(Val {
+                id: self.b.id(),
+                ty: sig.ret.clone(),
+            });
+        };
+        ops.insert(0, Operand::Id(invoke));
         let rt = self.spv_type(&sig.ret);
         let id = self.inst(Op::FunctionCall, rt, ops);
         Some(Val {

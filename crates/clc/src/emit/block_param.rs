@@ -79,6 +79,7 @@ impl<'a> Emitter<'a> {
                             literals.push(l);
                             ops.push(Operand::Id(v.id));
                         }
+                        None if self.check_only => literals.push(u32::MAX),
                         None => {
                             self.error(a.span, "a Block argument must be a Block literal or Block variable (Blocks must be statically determinable, OpenCL C 2.0 §1.12.5)");
                             ok = false;
@@ -102,6 +103,13 @@ impl<'a> Emitter<'a> {
         }
         if !ok {
             return None;
+        }
+        if self.check_only && literals.contains(&u32::MAX) {
+            // Type-checking only, with an unbound Block passed on: no specialization.
+            return Some(Val {
+                id: self.b.id(),
+                ty: sig.ret.clone(),
+            });
         }
         self.calls
             .entry(self.fs.name.clone())
@@ -189,5 +197,67 @@ impl<'a> Emitter<'a> {
             params: sig.params.clone(),
             literal: spec.literals.get(k).copied(),
         }))
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// Templates that no call specialized are still type-checked, so the errors in their
+    /// bodies are reported (clang compiles every function). The body is emitted into a
+    /// scratch module that is then dropped, with each Block parameter unbound (calls to it
+    /// are checked against its signature); everything the emitter learned meanwhile (types,
+    /// literals, specializations, call edges) is forgotten with it.
+    pub(crate) fn check_unspecialized_templates(&mut self) {
+        let mut unused: Vec<(String, Box<FunctionDef>)> = self
+            .templates
+            .defs
+            .iter()
+            .filter(|(name, _)| !self.templates.made.keys().any(|(n, _)| n == *name))
+            .map(|(n, d)| (n.clone(), d.clone()))
+            .collect();
+        unused.sort_by_key(|(_, d)| d.span.start);
+        for (name, def) in unused {
+            self.check_template_body(&name, &def);
+        }
+    }
+
+    fn check_template_body(&mut self, name: &str, def: &FunctionDef) {
+        let real = std::mem::replace(&mut self.b, spv::Builder::new((1, 0)));
+        let saved_record_types = self.record_types.clone();
+        let saved_builtin_vars = self.builtin_vars.clone();
+        let saved_in_progress = self.records_in_progress.clone();
+        let saved_ndrange = self.ndrange_ty;
+        let saved_blocks = self.blocks.len();
+        let saved_pending_blocks = self.pending_blocks.clone();
+        let saved_pending_kernels = self.pending_block_kernels.clone();
+        let saved_block_counts = self.block_counts.clone();
+        let saved_made = self.templates.made.clone();
+        let saved_pending = self.templates.pending.clone();
+        let saved_calls = self.calls.clone();
+        let saved_local_counter = self.local_counter;
+        let saved_fs = std::mem::take(&mut self.fs);
+        self.check_only = true;
+        let spec = Specialization {
+            name: name.to_string(),
+            literals: Vec::new(),
+            id: self.b.id(),
+            spec_name: format!("{name}.check"),
+        };
+        self.function_body_as(def, Some(&spec));
+        self.emit_pending_blocks();
+        self.check_only = false;
+        self.b = real;
+        self.record_types = saved_record_types;
+        self.builtin_vars = saved_builtin_vars;
+        self.records_in_progress = saved_in_progress;
+        self.ndrange_ty = saved_ndrange;
+        self.blocks.truncate(saved_blocks);
+        self.pending_blocks = saved_pending_blocks;
+        self.pending_block_kernels = saved_pending_kernels;
+        self.block_counts = saved_block_counts;
+        self.templates.made = saved_made;
+        self.templates.pending = saved_pending;
+        self.calls = saved_calls;
+        self.local_counter = saved_local_counter;
+        self.fs = saved_fs;
     }
 }

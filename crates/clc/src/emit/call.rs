@@ -35,6 +35,11 @@ impl<'a> Emitter<'a> {
             );
             return None;
         };
+        if let Some(keys) = self.overloads.get(name).cloned() {
+            let key = self.resolve_overload(name, &keys, args, callee.span)?;
+            let sig = self.funcs.get(&key).cloned()?;
+            return self.user_call(&key, &sig, args, span, callee.span);
+        }
         if let Some(sig) = self.funcs.get(name).cloned() {
             return self.user_call(name, &sig, args, span, callee.span);
         }
@@ -88,11 +93,14 @@ impl<'a> Emitter<'a> {
         if name == "printf" {
             return self.printf(args, span);
         }
-        self.error_undeclared(
-            name,
-            callee.span,
-            format!("implicit declaration of function '{name}' is invalid in OpenCL"),
-        );
+        // C11's `static_assert` is a macro of <assert.h>, not a keyword: clang-15 reports the
+        // name itself.
+        let msg = if name == "static_assert" {
+            format!("use of undeclared identifier '{name}'")
+        } else {
+            format!("implicit declaration of function '{name}' is invalid in OpenCL")
+        };
+        self.error_undeclared(name, callee.span, msg);
         None
     }
 
@@ -110,8 +118,9 @@ impl<'a> Emitter<'a> {
             } else {
                 "many"
             };
+            let at = arg_count_span(span, args, sig.params.len());
             self.error(
-                span,
+                at,
                 format!(
                     "too {kind} arguments to function call, expected {}, have {}",
                     sig.params.len(),
@@ -1249,7 +1258,23 @@ impl<'a> Emitter<'a> {
             self.error(args[0].span, msg);
             return None;
         };
-        let elem = p.ty.scalar();
+        let elem = match &p.ty {
+            // clang-15: `atomic_int *` converts to opencl-c.h's `volatile int *` parameter
+            // with an incompatible-pointer warning.
+            Type::Atomic(s) => {
+                let mut plain = p.clone();
+                plain.ty = Type::Scalar(*s);
+                plain.is_volatile = true;
+                let msg = format!(
+                    "incompatible pointer types passing '{}' to parameter of type '{}'",
+                    self.type_name(&vals[0].ty),
+                    self.type_name(&Type::Pointer(Box::new(plain)))
+                );
+                self.warning(args[0].span, msg);
+                Some(*s)
+            }
+            other => other.scalar(),
+        };
         let ok_elem = match elem {
             Some(Scalar::Int | Scalar::UInt) => true,
             Some(Scalar::Long | Scalar::ULong) => name.starts_with("atom_"),
@@ -1568,7 +1593,7 @@ impl<'a> Emitter<'a> {
 impl<'a> Emitter<'a> {
     /// An atomic on a float: the pointer bitcast to the integer of the same width, values
     /// bitcast too. Returns (pointer, values, integer scalar); integers pass unchanged.
-    fn atomic_int_view(
+    pub(super) fn atomic_int_view(
         &mut self,
         ptr: Id,
         space: AddrSpace,
@@ -1585,7 +1610,7 @@ impl<'a> Emitter<'a> {
         (p, vals, is)
     }
 
-    fn bits_as_int(&mut self, v: Id, s: Scalar) -> Id {
+    pub(super) fn bits_as_int(&mut self, v: Id, s: Scalar) -> Id {
         if !s.is_float() {
             return v;
         }
@@ -1593,7 +1618,7 @@ impl<'a> Emitter<'a> {
         self.inst(Op::Bitcast, it, vec![Operand::Id(v)])
     }
 
-    fn bits_as_float(&mut self, v: Id, s: Scalar) -> Id {
+    pub(super) fn bits_as_float(&mut self, v: Id, s: Scalar) -> Id {
         if !s.is_float() {
             return v;
         }
@@ -1622,7 +1647,7 @@ pub fn memory_constant(name: &str) -> Option<u32> {
 
 /// The atomic function kinds of OpenCL C 2.0.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum C11 {
+pub(super) enum C11 {
     Init,
     Store,
     Load,
@@ -1636,7 +1661,7 @@ enum C11 {
 
 impl<'a> Emitter<'a> {
     /// SPIR-V memory semantics of a `memory_order` (ordering bits only).
-    fn order_semantics(order: u32, space: Option<AddrSpace>) -> u32 {
+    pub(super) fn order_semantics(order: u32, space: Option<AddrSpace>) -> u32 {
         let ord = match order {
             0 => return 0,
             2 => MemorySemantics::ACQUIRE.0,
@@ -1650,7 +1675,7 @@ impl<'a> Emitter<'a> {
         ord
     }
 
-    fn scope_of(scope: u32) -> Scope {
+    pub(super) fn scope_of(scope: u32) -> Scope {
         match scope {
             0 => Scope::Invocation,
             1 => Scope::Workgroup,
@@ -1797,7 +1822,8 @@ impl<'a> Emitter<'a> {
                     | Scalar::Double
             )
         };
-        let Some(s) = p.ty.scalar().filter(allowed) else {
+        let s = self.c11_atomic_object(name, kind, &obj.ty, &p, &args[0], span)?;
+        let Some(s) = Some(s).filter(allowed) else {
             let msg = format!("address argument to atomic operation must be a pointer to an atomic type ('{}' invalid)", self.type_name(&obj.ty));
             self.error(args[0].span, msg);
             return None;
@@ -2046,4 +2072,13 @@ fn builtin_by_name(name: &str) -> Option<spv::BuiltIn> {
         "SubgroupLocalInvocationId" => B::SubgroupLocalInvocationId,
         _ => return None,
     })
+}
+
+/// Where clang reports a wrong argument count: the first argument too many, or the closing
+/// parenthesis of a call with too few.
+pub(super) fn arg_count_span(call: Span, args: &[Expr], expected: usize) -> Span {
+    match args.get(expected) {
+        Some(extra) => extra.span,
+        None => Span::new(call.file, call.end.saturating_sub(1), call.end),
+    }
 }

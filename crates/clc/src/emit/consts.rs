@@ -44,7 +44,7 @@ impl<'a> Emitter<'a> {
                     _ => return None,
                 }
             }
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, a, b, _) => {
                 let x = self.const_int_depth(a, d)?;
                 // Short-circuit operators only need the left side sometimes.
                 match op {
@@ -91,6 +91,10 @@ impl<'a> Emitter<'a> {
                     self.const_int_depth(b, d)?
                 }
             }
+            ExprKind::CondOmitted(a, b) => match self.const_int_depth(a, d)? {
+                0 => self.const_int_depth(b, d)?,
+                x => x,
+            },
             ExprKind::Cast(tn, a) => {
                 let v = self.const_int_depth(a, d)?;
                 let ty = self.resolve_type_name(tn)?;

@@ -92,6 +92,10 @@ impl<'a> Emitter<'a> {
 
     /// A scalar value as an `OpTypeBool` (C99 6.8.4: compares unequal to 0).
     pub fn as_bool(&mut self, v: &Val, span: Span) -> Option<Id> {
+        let v = &Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
         let bt = self.b.type_bool();
         match &v.ty {
             Type::Scalar(Scalar::Bool) => Some(v.id),
@@ -202,6 +206,18 @@ impl<'a> Emitter<'a> {
     /// Implicit conversion (assignment, argument passing, return, initialization: C99 6.5.16.1
     /// with OpenCL's scalar → vector widening). `what` names the context for the message.
     pub fn implicit_convert(&mut self, v: Val, to: &Type, span: Span, what: &str) -> Option<Val> {
+        // An atomic object's value converts as its value type (C11 6.3.2.1p2).
+        let v = Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
+        if let Type::Atomic(s) = to {
+            let r = self.implicit_convert(v, &Type::Scalar(*s), span, what)?;
+            return Some(Val {
+                id: r.id,
+                ty: to.clone(),
+            });
+        }
         // C99 6.5.16.1p1: the pointed-to type must have all the qualifiers of the source's
         // (clang's -Wincompatible-pointer-types-discards-qualifiers, in its wording).
         if let (Type::Pointer(f), Type::Pointer(t)) = (&v.ty, to) {
@@ -248,7 +264,9 @@ impl<'a> Emitter<'a> {
                 let id = self.as_bool(&v, span)?;
                 Some(Val { id, ty: to.clone() })
             }
-            (Type::Pointer(_), Type::Pointer(_)) => self.pointer_convert(v, to, span, false),
+            (Type::Pointer(_), Type::Pointer(_)) => {
+                self.pointer_convert_as(v, to, span, false, what)
+            }
             (Type::Scalar(s), Type::Pointer(_)) if s.is_integer() => {
                 self.warning(
                     span,
@@ -292,6 +310,20 @@ impl<'a> Emitter<'a> {
         span: Span,
         explicit: bool,
     ) -> Option<Val> {
+        self.pointer_convert_as(v, to, span, explicit, "assigning to")
+    }
+
+    /// [`Self::pointer_convert`] for an implicit conversion `what` ("passing to parameter of
+    /// type", "initializing", "assigning to"), which words the incompatible-pointer warning as
+    /// clang does.
+    fn pointer_convert_as(
+        &mut self,
+        v: Val,
+        to: &Type,
+        span: Span,
+        explicit: bool,
+        what: &str,
+    ) -> Option<Val> {
         let (Some(from_p), Some(to_p)) = (v.ty.pointee().cloned(), to.pointee().cloned()) else {
             return None;
         };
@@ -330,21 +362,32 @@ impl<'a> Emitter<'a> {
         if !same_pointee {
             let void_involved = from_p.ty == Type::Void || to_p.ty == Type::Void;
             if !explicit && !void_involved {
-                let msg = format!(
-                    "incompatible pointer types assigning to '{}' from '{}'",
-                    self.type_name(to),
-                    self.type_name(&v.ty)
-                );
+                let (to_n, from_n) = (self.type_name(to), self.type_name(&v.ty));
+                let msg = if what.starts_with("passing") {
+                    format!("incompatible pointer types passing '{from_n}' to parameter of type '{to_n}'")
+                } else if what == "initializing" {
+                    format!("incompatible pointer types initializing '{to_n}' with an expression of type '{from_n}'")
+                } else {
+                    format!("incompatible pointer types assigning to '{to_n}' from '{from_n}'")
+                };
                 self.warning(span, msg);
             }
             let t = self.spv_type(to);
-            id = self.inst(Op::Bitcast, t, vec![Operand::Id(id)]);
+            // `atomic_int *` and `int *` are one SPIR-V type: nothing to cast.
+            let cur = Type::pointer(from_p.ty.clone(), cur_space, from_p.is_const);
+            if self.spv_type(&cur) != t {
+                id = self.inst(Op::Bitcast, t, vec![Operand::Id(id)]);
+            }
         }
         Some(Val { id, ty: to.clone() })
     }
 
     /// An explicit cast `(T)e` (§6.2.2).
     pub fn explicit_cast(&mut self, v: Val, to: &Type, span: Span) -> Option<Val> {
+        let v = Val {
+            id: v.id,
+            ty: super::atomic_types::strip_atomic(&v.ty),
+        };
         if same_unqualified(&v.ty, to) {
             return Some(Val {
                 id: v.id,

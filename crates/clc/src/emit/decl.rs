@@ -37,6 +37,10 @@ impl<'a> Emitter<'a> {
             let Some(ty) = self.apply_declarator(base.clone(), &d.spec, decl) else {
                 continue;
             };
+            let is_typedef = d.spec.storage == Storage::Typedef;
+            let Some(ty) = self.ext_vector_typedef(ty, &d.spec, decl, is_typedef) else {
+                continue;
+            };
             let Some((name, nsp)) = decl.name.clone() else {
                 continue;
             };
@@ -74,6 +78,14 @@ impl<'a> Emitter<'a> {
                     );
                     continue;
                 }
+            };
+            // §6.13.11.8 (clang-15): only a global atomic object may be initialized.
+            let space = match (&ty, &id.init) {
+                (Type::Atomic(_), Some(init)) if space != AddrSpace::Global => {
+                    self.error(init.span(), super::atomic_types::ATOMIC_INIT);
+                    continue;
+                }
+                _ => space,
             };
             if d.spec.storage == Storage::Extern {
                 self.error(nsp, "extern variables are not supported");
@@ -412,6 +424,10 @@ impl<'a> Emitter<'a> {
             let Some(ty) = self.apply_declarator(base.clone(), &d.spec, decl) else {
                 continue;
             };
+            let is_typedef = d.spec.storage == Storage::Typedef;
+            let Some(ty) = self.ext_vector_typedef(ty, &d.spec, decl, is_typedef) else {
+                continue;
+            };
             let Some((name, nsp)) = decl.name.clone() else {
                 continue;
             };
@@ -449,6 +465,20 @@ impl<'a> Emitter<'a> {
             }
             let space = Self::object_space(&d.spec, decl).unwrap_or(AddrSpace::Private);
             let is_const = Self::object_const(&d.spec, decl);
+            // §6.13.11.8 (clang-15): only a global atomic object may be initialized; the
+            // variable is still declared (no cascade of undeclared-identifier errors).
+            let without_init;
+            let id = match (&ty, &id.init) {
+                (Type::Atomic(_), Some(init)) if space != AddrSpace::Global => {
+                    self.error(init.span(), super::atomic_types::ATOMIC_INIT);
+                    without_init = crate::ast::InitDeclarator {
+                        declarator: id.declarator.clone(),
+                        init: None,
+                    };
+                    &without_init
+                }
+                _ => id,
+            };
             match space {
                 AddrSpace::Local => {
                     if !self.fs.is_kernel {
@@ -547,7 +577,10 @@ impl<'a> Emitter<'a> {
                     // The initializer sees the variable (C99 6.2.1p7) but we declare after
                     // evaluating it, like clang's common case `int x = x;` is an error anyway.
                     if let Some(init) = &id.init {
+                        // clang reports an initializer's incompatible type at the declarator.
+                        self.declarator_span = Some(nsp);
                         self.store_initializer(var, &ty, init);
+                        self.declarator_span = None;
                     } else if is_const {
                         self.warning(
                             nsp,
@@ -573,6 +606,7 @@ impl<'a> Emitter<'a> {
 
     /// Stores an initializer into `ptr` (private memory) of type `ty`.
     pub(crate) fn store_initializer(&mut self, ptr: Id, ty: &Type, init: &Initializer) {
+        let declarator_at = self.declarator_span.take();
         let init = string_in_braces(init, ty).unwrap_or(init);
         let placed = self.positional(init, ty);
         let init = placed.as_ref().unwrap_or(init);
@@ -606,7 +640,14 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 let Some(v) = self.rvalue(e) else { return };
-                let Some(v) = self.assign_convert(v, ty, e, "initializing") else {
+                let v = if ty.is_pointer() && v.ty.is_integer() && self.const_int(e) == Some(0) {
+                    Some(self.null_pointer(ty))
+                } else {
+                    self.warn_constant_conversion(&v.ty, ty, e);
+                    let at = declarator_at.unwrap_or(e.span);
+                    self.implicit_convert(v, ty, at, "initializing")
+                };
+                let Some(v) = v else {
                     return;
                 };
                 let mut ops = vec![Operand::Id(ptr), Operand::Id(v.id)];
@@ -899,13 +940,17 @@ impl<'a> Emitter<'a> {
                     None
                 }
             },
+            (Initializer::Expr(e), _) if matches!(e.kind, ExprKind::StmtExpr(_)) => {
+                self.error(e.span, "statement expression not allowed at file scope");
+                None
+            }
             (Initializer::Expr(e), Type::Vector(s, n)) => {
                 // (float4)(1, 2, 3, 4) or a scalar splat.
                 let comps = self.const_vector(e, *s, *n)?;
                 let t = self.spv_type(ty);
                 Some(self.b.constant_composite(t, &comps))
             }
-            (Initializer::Expr(e), Type::Scalar(s)) => {
+            (Initializer::Expr(e), Type::Scalar(s) | Type::Atomic(s)) => {
                 let Some(n) = self.const_number(e) else {
                     self.error(e.span, "initializer element is not a compile-time constant");
                     return None;
@@ -1111,7 +1156,7 @@ impl<'a> Emitter<'a> {
             },
             ExprKind::Unary(UnaryOp::Plus, a) => self.const_number(a)?,
             ExprKind::Cast(_, a) => self.const_number(a)?,
-            ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(op, a, b, _) => {
                 let x = self.const_number(a)?;
                 let y = self.const_number(b)?;
                 let (x, y) = (as_f64(x), as_f64(y));

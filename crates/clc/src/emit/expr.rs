@@ -192,6 +192,10 @@ impl<'a> Emitter<'a> {
                     self.error(span, "loading directly from pointer to type 'half' requires cl_khr_fp16; use vload_half");
                     return None;
                 }
+                if let Type::Atomic(s) = ty {
+                    let id = self.atomic_object_load(*ptr, *s, *space);
+                    return Some(Val { id, ty: ty.clone() });
+                }
                 let t = self.spv_type(ty);
                 let mut ops = vec![Operand::Id(*ptr)];
                 if self.volatile_ptrs.contains(ptr) {
@@ -409,7 +413,10 @@ impl<'a> Emitter<'a> {
                 if let Some(v) = self.builtin_constant(name) {
                     return Some(Place::R(v));
                 }
-                if self.funcs.contains_key(name) || builtins::lookup(name).is_some() {
+                if self.funcs.contains_key(name)
+                    || self.overloads.contains_key(name)
+                    || builtins::lookup(name).is_some()
+                {
                     self.error(span, format!("function '{name}' used as a value; function pointers are not allowed in OpenCL C"));
                 } else {
                     self.error_undeclared(
@@ -815,9 +822,12 @@ impl<'a> Emitter<'a> {
             ExprKind::StringLit(text) => Some(self.string_literal(text)),
             ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Member { .. } => self.rvalue(e),
             ExprKind::Unary(op, a) => self.unary(*op, a, e.span),
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
-            ExprKind::Assign(op, a, b) => self.assign(*op, a, b, e.span),
+            // clang points at the operator.
+            ExprKind::Binary(op, a, b, op_span) => self.binary(*op, a, b, *op_span),
+            ExprKind::Assign(op, a, b, op_span) => self.assign(*op, a, b, *op_span),
             ExprKind::Cond(c, a, b) => self.conditional(c, a, b, e.span),
+            ExprKind::CondOmitted(a, b) => self.cond_omitted(a, b, e.span),
+            ExprKind::StmtExpr(body) => self.statement_expression(body, e.span),
             ExprKind::Comma(a, b) => {
                 self.rvalue_or_void(a)?;
                 self.rvalue_or_void(b)
@@ -1117,6 +1127,20 @@ impl<'a> Emitter<'a> {
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 let lv = self.lvalue(a)?;
                 self.check_assignable(&lv, a)?;
+                if let Type::Atomic(_) = lv.ty() {
+                    // §6.13.11.8: no operators on atomic objects; clang points at the operator.
+                    let at = if matches!(op, UnaryOp::PostInc | UnaryOp::PostDec) {
+                        Span::new(span.file, span.end.saturating_sub(2), span.end)
+                    } else {
+                        span
+                    };
+                    let msg = format!(
+                        "invalid argument type '{}' to unary expression",
+                        self.type_name(&lv.ty())
+                    );
+                    self.error(at, msg);
+                    return None;
+                }
                 let old = self.load(&lv, a.span)?;
                 let delta = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
                     1
@@ -1370,7 +1394,13 @@ impl<'a> Emitter<'a> {
 
     /// Usual arithmetic conversions (§6.2.6 / C99 6.3.1.8) with scalar → vector widening;
     /// returns both operands converted and the common type.
-    fn arith_operands(&mut self, a: Val, b: Val, span: Span, op: BinOp) -> Option<(Id, Id, Type)> {
+    pub(super) fn arith_operands(
+        &mut self,
+        a: Val,
+        b: Val,
+        span: Span,
+        op: BinOp,
+    ) -> Option<(Id, Id, Type)> {
         let bad = |em: &mut Self, a: &Type, b: &Type| {
             let msg = format!(
                 "invalid operands to binary expression ('{}' and '{}')",
@@ -1695,6 +1725,9 @@ impl<'a> Emitter<'a> {
         let v = match op {
             None => {
                 let r = self.rvalue(b)?;
+                if !self.check_atomic_assignment(&lt, &r.ty, span) {
+                    return None;
+                }
                 if let (Type::Record(x), Type::Record(y)) = (&lt, &r.ty) {
                     if x != y {
                         let msg = format!(
@@ -1811,7 +1844,7 @@ impl<'a> Emitter<'a> {
         Some(Val { id, ty: rt })
     }
 
-    fn cond_arm(&mut self, e: &Expr, rt: &Type) -> Option<Id> {
+    pub(super) fn cond_arm(&mut self, e: &Expr, rt: &Type) -> Option<Id> {
         let v = self.rvalue_or_void(e)?;
         if *rt == Type::Void {
             return Some(v.id);
@@ -1822,7 +1855,7 @@ impl<'a> Emitter<'a> {
         Some(self.implicit_convert(v, rt, e.span, "converting to")?.id)
     }
 
-    fn cond_result_type(
+    pub(super) fn cond_result_type(
         &mut self,
         x: &Type,
         y: &Type,

@@ -33,13 +33,16 @@ impl<'a> Emitter<'a> {
                     self.global_declaration(d);
                     self.emit_pending_blocks();
                 }
+                ExternalDecl::StaticAssert(a) => self.static_assert(a),
                 ExternalDecl::Function(f) => {
                     self.declare_function(&f.spec, &f.declarator, true, f.span);
-                    let template = f.declarator.name.as_ref().and_then(|(n, sp)| {
+                    let key = self.definition_key(f);
+                    let template = f.declarator.name.as_ref().and_then(|(_, sp)| {
+                        let key = key.as_ref()?;
                         self.funcs
-                            .get(n)
+                            .get(key)
                             .filter(|s| s.has_block_params() && s.span == *sp)
-                            .map(|_| n.clone())
+                            .map(|_| key.clone())
                     });
                     match template {
                         // Emitted per call (emit/block_param.rs).
@@ -52,6 +55,7 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        self.check_unspecialized_templates();
         if self.opts.linkage {
             self.undefined_templates();
         }
@@ -253,13 +257,25 @@ impl<'a> Emitter<'a> {
             }
         }
         let param_types: Vec<Type> = params.iter().map(|p| p.1.clone()).collect();
+        let overloadable = super::overload::is_overloadable(spec, d);
+        let plain_name = name.clone();
+        let name = self.function_key(&name, &param_types, overloadable);
+        if overloadable || self.overloads.contains_key(&plain_name) {
+            let keys = self.overloads.entry(plain_name.clone()).or_default();
+            if !keys.contains(&name) {
+                keys.push(name.clone());
+            }
+            if overloadable && self.funcs.contains_key(&plain_name) && !keys.contains(&plain_name) {
+                keys.push(plain_name.clone());
+            }
+        }
         if let Some(prev) = self.funcs.get(&name).cloned() {
             if prev.ret != ret || prev.params != param_types || prev.is_kernel != is_kernel {
-                self.error(name_span, format!("conflicting types for '{name}'"));
+                self.error(name_span, format!("conflicting types for '{plain_name}'"));
                 return;
             }
             if prev.defined && is_def {
-                self.error(name_span, format!("redefinition of '{name}'"));
+                self.error(name_span, format!("redefinition of '{plain_name}'"));
                 return;
             }
             if is_def {
@@ -296,7 +312,10 @@ impl<'a> Emitter<'a> {
         f: &FunctionDef,
         spec: Option<&super::block_param::Specialization>,
     ) {
-        let Some((name, name_span)) = f.declarator.name.clone() else {
+        let Some((_, name_span)) = f.declarator.name.clone() else {
+            return;
+        };
+        let Some(name) = self.definition_key(f) else {
             return;
         };
         let Some(mut sig) = self.funcs.get(&name).cloned() else {
@@ -785,5 +804,23 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// The `funcs` key of a function definition: its name, or its mangled name when it is
+    /// `overloadable` (`None` when its signature has errors, already reported).
+    pub(crate) fn definition_key(&mut self, f: &FunctionDef) -> Option<String> {
+        let (name, _) = f.declarator.name.clone()?;
+        if !super::overload::is_overloadable(&f.spec, &f.declarator) {
+            return Some(name);
+        }
+        // The declaration already reported the signature's errors.
+        let saved = std::mem::take(self.diags);
+        let found = self.function_type(&f.spec, &f.declarator);
+        *self.diags = saved;
+        let (_, params, _) = found?;
+        let types: Vec<Type> = params.into_iter().map(|p| p.1).collect();
+        Some(self.function_key(&name, &types, true))
     }
 }

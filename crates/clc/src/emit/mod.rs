@@ -8,6 +8,7 @@
 //!   blocks emitted so that each follows its dominator;
 //! - integer types have signedness 0 (env 2.1); the OpenCL C signedness lives in [`Type`].
 
+mod atomic_types;
 mod block;
 mod block_param;
 mod call;
@@ -17,7 +18,9 @@ mod decl;
 mod enqueue;
 mod expr;
 mod func;
+mod gnu;
 mod image;
+mod overload;
 mod pipe;
 mod printf_format;
 mod stmt;
@@ -164,6 +167,9 @@ pub(crate) struct Emitter<'a> {
     pub records: Vec<Record>,
     pub scopes: Scopes,
     pub funcs: HashMap<String, FuncSig>,
+    /// The `funcs` keys (mangled names) of the overloads of each overloadable function name,
+    /// plus the plain name when one declaration of the name lacks the attribute.
+    pub overloads: HashMap<String, Vec<String>>,
     pub fs: FnState,
     /// BuiltIn variable name → its Input variable.
     pub builtin_vars: HashMap<&'static str, Id>,
@@ -199,6 +205,12 @@ pub(crate) struct Emitter<'a> {
     pub(crate) ndrange_ty: Option<Id>,
     /// Expanded overloads of the built-in families called so far, by family name.
     pub(crate) overload_cache: HashMap<&'static str, std::rc::Rc<Vec<builtins::Overload>>>,
+    /// Type-checking a never-called function with Block parameters into a scratch module
+    /// (`block_param.rs`): its Block parameters are unbound.
+    pub(crate) check_only: bool,
+    /// The name of the variable whose initializer `store_initializer` is storing (where
+    /// clang reports the initializer's type errors).
+    pub(crate) declarator_span: Option<Span>,
 }
 
 impl<'a> Emitter<'a> {
@@ -223,6 +235,7 @@ impl<'a> Emitter<'a> {
             records: Vec::new(),
             scopes: Scopes::default(),
             funcs: HashMap::new(),
+            overloads: HashMap::new(),
             fs: FnState::default(),
             builtin_vars: HashMap::new(),
             record_types: HashMap::new(),
@@ -241,6 +254,8 @@ impl<'a> Emitter<'a> {
             templates: block_param::Templates::default(),
             ndrange_ty: None,
             overload_cache: HashMap::new(),
+            check_only: false,
+            declarator_span: None,
         }
     }
 

@@ -106,7 +106,8 @@ impl<'a> Emitter<'a> {
                 self.scopes.pop();
             }
             StmtKind::Switch(sel, body) => self.switch_stmt(sel, body),
-            StmtKind::Case(e, inner) => {
+            StmtKind::StaticAssert(a) => self.static_assert(a),
+            StmtKind::Case(e, inner) | StmtKind::CaseRange(e, _, inner) => {
                 let key = s as *const Stmt as usize;
                 let label = self
                     .fs
@@ -278,12 +279,16 @@ impl<'a> Emitter<'a> {
         let ps = crate::sema::types::promote(s);
         let sel_id = self.convert_elems(v.id, s, ps, 1);
         // Collect case labels of this switch (not of nested switches).
-        let mut cases: Vec<(&Stmt, Option<&crate::ast::Expr>)> = Vec::new();
+        let mut cases: Vec<(&Stmt, Option<CaseLabel<'_>>)> = Vec::new();
         collect_cases(body, &mut cases);
         let end = self.b.id();
         let mut map = HashMap::new();
         let mut default_l = end;
         let mut targets: Vec<(i128, spv::Id)> = Vec::new();
+        // Case ranges too long to list as OpSwitch targets: tested before the default.
+        let mut long_ranges: Vec<(i128, i128, spv::Id)> = Vec::new();
+        let mut ranges: Vec<(i128, i128, &crate::ast::Expr)> = Vec::new();
+        let mut singles: Vec<i128> = Vec::new();
         let mut ok = true;
         for (st, value) in &cases {
             let l = self.b.id();
@@ -296,13 +301,42 @@ impl<'a> Emitter<'a> {
                     }
                     default_l = l;
                 }
-                Some(e) => match self.const_int(e) {
+                Some((lo_e, Some(hi_e))) => {
+                    let (Some(lo), Some(hi)) = (self.const_int(lo_e), self.const_int(hi_e)) else {
+                        for e in [lo_e, hi_e] {
+                            if self.const_int(e).is_none() {
+                                self.error(
+                                    e.span,
+                                    "expression is not an integer constant expression",
+                                );
+                            }
+                        }
+                        ok = false;
+                        continue;
+                    };
+                    let (lo, hi) = (
+                        super::consts::wrap_to(lo, ps),
+                        super::consts::wrap_to(hi, ps),
+                    );
+                    if lo > hi {
+                        self.warning(lo_e.span.to(hi_e.span), "empty case range specified");
+                        continue;
+                    }
+                    ranges.push((lo, hi, lo_e));
+                    if hi - lo < MAX_LISTED_CASE_RANGE {
+                        targets.extend((lo..=hi).map(|c| (c, l)));
+                    } else {
+                        long_ranges.push((lo, hi, l));
+                    }
+                }
+                Some((e, None)) => match self.const_int(e) {
                     Some(c) => {
                         let c = super::consts::wrap_to(c, ps);
-                        if targets.iter().any(|(x, _)| *x == c) {
+                        if singles.contains(&c) {
                             self.error(e.span, format!("duplicate case value '{c}'"));
                             ok = false;
                         }
+                        singles.push(c);
                         targets.push((c, l));
                     }
                     None => {
@@ -312,12 +346,26 @@ impl<'a> Emitter<'a> {
                 },
             }
         }
+        // A range overlapping another label: clang reports it at the range.
+        for (k, (lo, hi, lo_e)) in ranges.clone().iter().enumerate() {
+            let earlier = ranges[..k].iter().find(|(a, b, _)| a <= hi && lo <= b);
+            // clang names the end of the earlier range.
+            let clash = match earlier {
+                Some((_, b, _)) => Some((*b).min(*hi)),
+                None => cases_in(&cases, self, *lo, *hi),
+            };
+            if let Some(v) = clash {
+                self.error(lo_e.span, format!("duplicate case value '{v}'"));
+                ok = false;
+            }
+        }
         if !ok {
             return;
         }
         let mut sel_id = sel_id;
         let mut wide = ps.bits() > 32;
-        if wide && !self.b.block_terminated() {
+        // (Long ranges are tested on the selector as it is, so it stays wide for them.)
+        if wide && long_ranges.is_empty() && !self.b.block_terminated() {
             // A 64-bit selector whose case values all fit in 32 bits: branch to default when
             // the selector does not fit either, then switch on its low 32 bits.
             let fits = |c: i128| {
@@ -344,7 +392,12 @@ impl<'a> Emitter<'a> {
                 wide = false;
             }
         }
-        let mut operands = vec![Operand::Id(sel_id), Operand::Id(default_l)];
+        let range_check = if long_ranges.is_empty() {
+            default_l
+        } else {
+            self.b.id()
+        };
+        let mut operands = vec![Operand::Id(sel_id), Operand::Id(range_check)];
         for (c, l) in &targets {
             if wide {
                 operands.push(Operand::Wide(*c as u64));
@@ -358,6 +411,27 @@ impl<'a> Emitter<'a> {
             self.fs.branched_to.insert(default_l);
             for (_, l) in &targets {
                 self.fs.branched_to.insert(*l);
+            }
+            if range_check != default_l {
+                // `lo <= sel <= hi` as `sel - lo <= hi - lo` unsigned.
+                self.fs.branched_to.insert(range_check);
+                self.begin_block(range_check);
+                let t = self.scalar_ty(ps);
+                let bt = self.b.type_bool();
+                for (lo, hi, l) in &long_ranges {
+                    let lo_c = self.int_const(ps, *lo);
+                    let span_c = self.int_const(ps, hi - lo);
+                    let off = self.inst(Op::ISub, t, vec![Operand::Id(sel_id), Operand::Id(lo_c)]);
+                    let hit = self.inst(
+                        Op::ULessThanEqual,
+                        bt,
+                        vec![Operand::Id(off), Operand::Id(span_c)],
+                    );
+                    let next = self.b.id();
+                    self.branch_cond(hit, *l, next);
+                    self.begin_block(next);
+                }
+                self.branch(default_l);
             }
         }
         // Code before the first label is unreachable.
@@ -383,7 +457,10 @@ impl<'a> Emitter<'a> {
         let crate::ast::ExprKind::Ident(name) = &callee.kind else {
             return;
         };
-        if self.funcs.contains_key(name) || self.scopes.lookup(name).is_some() {
+        if self.funcs.contains_key(name)
+            || self.overloads.contains_key(name)
+            || self.scopes.lookup(name).is_some()
+        {
             return;
         }
         let pure = match builtins::lookup(name) {
@@ -413,11 +490,34 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// Ranges with fewer values than this are listed value by value in the `OpSwitch`.
+const MAX_LISTED_CASE_RANGE: i128 = 256;
+
+/// A case label: its value, or the bounds of a GNU case range `lo ... hi`.
+type CaseLabel<'s> = (&'s crate::ast::Expr, Option<&'s crate::ast::Expr>);
+
+/// The first value of `lo..=hi` that another single case label of the switch also names.
+fn cases_in(
+    cases: &[(&Stmt, Option<CaseLabel<'_>>)],
+    em: &mut Emitter<'_>,
+    lo: i128,
+    hi: i128,
+) -> Option<i128> {
+    cases.iter().find_map(|(_, label)| match label {
+        Some((e, None)) => em.const_int(e).filter(|c| (lo..=hi).contains(c)),
+        _ => None,
+    })
+}
+
 /// The case/default statements belonging to one switch body, in source order.
-fn collect_cases<'s>(s: &'s Stmt, out: &mut Vec<(&'s Stmt, Option<&'s crate::ast::Expr>)>) {
+fn collect_cases<'s>(s: &'s Stmt, out: &mut Vec<(&'s Stmt, Option<CaseLabel<'s>>)>) {
     match &s.kind {
         StmtKind::Case(e, inner) => {
-            out.push((s, Some(e)));
+            out.push((s, Some((e, None))));
+            collect_cases(inner, out);
+        }
+        StmtKind::CaseRange(lo, hi, inner) => {
+            out.push((s, Some((lo, Some(hi)))));
             collect_cases(inner, out);
         }
         StmtKind::Default(inner) => {

@@ -218,16 +218,21 @@ impl<'a> Emitter<'a> {
                         self.error(spec.span, format!("use of type '{name}' requires OpenCL C 2.0, or 3.0 with the __opencl_c_device_enqueue (or __opencl_c_pipes) feature"));
                         return None;
                     }
-                    // OpenCL C 2.0 atomic types (§6.13.11.6) are their value types in memory.
-                    "atomic_int" | "atomic_flag" | "memory_order" | "memory_scope" => Type::INT,
-                    "atomic_uint" | "cl_mem_fence_flags" => Type::UINT,
-                    "atomic_long" => Type::Scalar(Scalar::Long),
-                    "atomic_ulong" => Type::Scalar(Scalar::ULong),
-                    "atomic_float" => Type::Scalar(Scalar::Float),
-                    "atomic_double" => Type::Scalar(Scalar::Double),
-                    "atomic_size_t" | "atomic_uintptr_t" => self.size_t(),
+                    "memory_order" | "memory_scope" => Type::INT,
+                    "cl_mem_fence_flags" => Type::UINT,
+                    // OpenCL C 2.0 atomic types (§6.13.11.6); clang: `atomic_flag` is
+                    // `_Atomic(int)`.
+                    "atomic_int" | "atomic_flag" => Type::Atomic(Scalar::Int),
+                    "atomic_uint" => Type::Atomic(Scalar::UInt),
+                    "atomic_long" => Type::Atomic(Scalar::Long),
+                    "atomic_ulong" => Type::Atomic(Scalar::ULong),
+                    "atomic_float" => Type::Atomic(Scalar::Float),
+                    "atomic_double" => Type::Atomic(Scalar::Double),
+                    "atomic_size_t" | "atomic_uintptr_t" => {
+                        Type::Atomic(Scalar::int_of(self.pointer_bits(), false))
+                    }
                     "atomic_intptr_t" | "atomic_ptrdiff_t" => {
-                        Type::Scalar(Scalar::int_of(self.pointer_bits(), true))
+                        Type::Atomic(Scalar::int_of(self.pointer_bits(), true))
                     }
                     _ => match self.scopes.lookup(name) {
                         Some(Symbol::Typedef(t)) => t.clone(),
@@ -561,6 +566,9 @@ impl<'a> Emitter<'a> {
             let rec = &mut self.records[index as usize];
             rec.fields = list;
             rec.complete = true;
+            for a in &r.static_asserts {
+                self.static_assert(a);
+            }
         }
         Some(index)
     }
@@ -645,7 +653,7 @@ impl<'a> Emitter<'a> {
     pub fn spv_type(&mut self, ty: &Type) -> Id {
         match ty {
             Type::Void => self.b.type_void(),
-            Type::Scalar(s) => self.scalar_ty(*s),
+            Type::Scalar(s) | Type::Atomic(s) => self.scalar_ty(*s),
             Type::Vector(s, n) => self.vec_ty(*s, *n),
             Type::Pointer(p) => {
                 // A pointer to a struct whose members are being emitted (`struct node { struct

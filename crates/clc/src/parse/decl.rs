@@ -22,6 +22,9 @@ impl<'a> Parser<'a> {
     /// An external declaration: a function definition or a declaration.
     pub(crate) fn external_decl(&mut self) -> PResult<Option<ExternalDecl>> {
         let start = self.span();
+        if self.is_keyword("_Static_assert") {
+            return Ok(Some(ExternalDecl::StaticAssert(self.static_assert()?)));
+        }
         if !self.starts_decl() {
             let msg = if self.is_ident() {
                 format!("unknown type name '{}'", self.text())
@@ -361,6 +364,7 @@ impl<'a> Parser<'a> {
             None
         };
         let mut fields = None;
+        let mut static_asserts = Vec::new();
         if self.is_punct("{") {
             self.enter()?;
             self.bump();
@@ -371,6 +375,16 @@ impl<'a> Parser<'a> {
                     return Err(self.error_here("expected '}'"));
                 }
                 let before = self.pos;
+                if self.is_keyword("_Static_assert") {
+                    match self.static_assert() {
+                        Ok(a) => static_asserts.push(a),
+                        Err(Bail) => {
+                            self.recover_to_semi();
+                            self.note_dropped(before);
+                        }
+                    }
+                    continue;
+                }
                 match self.field_decl() {
                     Ok(f) => list.push(f),
                     Err(Bail) => {
@@ -392,7 +406,42 @@ impl<'a> Parser<'a> {
             is_union,
             tag,
             fields,
+            static_asserts,
             span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `_Static_assert ( constant-expression [, string-literal] ) ;` (C11 6.7.10). Without
+    /// the message it is C2x, which clang-15 accepts with a warning.
+    pub(crate) fn static_assert(&mut self) -> PResult<StaticAssert> {
+        let start = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let cond = self.conditional_expr()?;
+        let message = if self.eat_punct(",") {
+            if !matches!(self.peek_at(0), Some(t) if matches!(t.kind, TokenKind::StringLit)) {
+                return Err(self.error_here("expected string literal"));
+            }
+            match self.assignment_expr()?.kind {
+                ExprKind::StringLit(s) => Some(s),
+                _ => return Err(self.error_here("expected ')'")),
+            }
+        } else {
+            if self.is_punct(")") {
+                self.diags.warning(
+                    self.span(),
+                    "'_Static_assert' with no message is a C2x extension",
+                );
+            }
+            None
+        };
+        self.expect_punct(")")?;
+        let span = start.to(self.prev_span());
+        self.expect_semi("after static_assert")?;
+        Ok(StaticAssert {
+            cond,
+            message,
+            span,
         })
     }
 

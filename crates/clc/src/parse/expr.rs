@@ -79,10 +79,14 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.peek_at(0) {
             if matches!(t.kind, TokenKind::Punct(_)) {
                 if let Some(op) = assign_op_of(&t.text) {
+                    let op_span = t.span;
                     self.bump();
                     let rhs = self.assignment_expr()?;
                     let sp = lhs.span.to(rhs.span);
-                    return Ok(mk(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), sp));
+                    return Ok(mk(
+                        ExprKind::Assign(op, Box::new(lhs), Box::new(rhs), op_span),
+                        sp,
+                    ));
                 }
             }
         }
@@ -92,6 +96,15 @@ impl<'a> Parser<'a> {
     pub(crate) fn conditional_expr(&mut self) -> PResult<Expr> {
         let cond = self.binary_expr(1)?;
         if self.eat_punct("?") {
+            if self.eat_punct(":") {
+                // GNU `a ?: b`.
+                self.enter()?;
+                let b = self.conditional_expr();
+                self.leave();
+                let b = b?;
+                let sp = cond.span.to(b.span);
+                return Ok(mk(ExprKind::CondOmitted(Box::new(cond), Box::new(b)), sp));
+            }
             self.enter()?;
             let r = (|| {
                 let a = self.expr()?;
@@ -124,6 +137,7 @@ impl<'a> Parser<'a> {
             if prec < min_prec {
                 break;
             }
+            let op_span = t.span;
             self.bump();
             chain += 1;
             if chain > MAX_CHAIN {
@@ -134,7 +148,10 @@ impl<'a> Parser<'a> {
             self.leave();
             let rhs = rhs?;
             let sp = lhs.span.to(rhs.span);
-            lhs = mk(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), sp);
+            lhs = mk(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs), op_span),
+                sp,
+            );
         }
         Ok(lhs)
     }
@@ -401,6 +418,19 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Ok(mk(ExprKind::StringLit(s), span))
+            }
+            TokenKind::Punct(_) if t.text == "(" && self.is_punct_at(1, "{") => {
+                // GNU statement expression `({ … })`.
+                self.bump();
+                self.enter()?;
+                let body = self.compound_stmt();
+                self.leave();
+                let body = body?;
+                self.expect_punct(")")?;
+                Ok(mk(
+                    ExprKind::StmtExpr(Box::new(body)),
+                    sp.to(self.prev_span()),
+                ))
             }
             TokenKind::Punct(_) if t.text == "(" => {
                 self.bump();

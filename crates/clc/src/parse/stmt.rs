@@ -57,6 +57,14 @@ impl<'a> Parser<'a> {
             }
             self.pos = save;
         }
+        if self.is_keyword("_Static_assert") {
+            let a = self.static_assert()?;
+            let span = a.span;
+            return Ok(Stmt {
+                kind: StmtKind::StaticAssert(a),
+                span,
+            });
+        }
         // A typedef name followed by ':' is a label, not a declaration.
         if self.starts_decl() && !self.is_punct_at(1, ":") {
             let d = self.declaration()?;
@@ -138,9 +146,18 @@ impl<'a> Parser<'a> {
                 "case" => {
                     self.bump();
                     let v = self.conditional_expr()?;
+                    // GNU case range `case lo ... hi:`.
+                    let hi = if self.eat_punct("...") {
+                        Some(self.conditional_expr()?)
+                    } else {
+                        None
+                    };
                     self.expect_punct(":")?;
                     let s = self.case_body()?;
-                    return done(self, StmtKind::Case(v, Box::new(s)));
+                    return match hi {
+                        Some(hi) => done(self, StmtKind::CaseRange(v, hi, Box::new(s))),
+                        None => done(self, StmtKind::Case(v, Box::new(s))),
+                    };
                 }
                 "default" => {
                     self.bump();

@@ -252,6 +252,7 @@ const CONSTANTS: &str = r#"#define CLK_LOCAL_MEM_FENCE 0x01
 
 /// OpenCL C 2.0 6.13.17 device-side enqueue constants (clang's values).
 const CONSTANTS_2_0: &str = r#"#define CLK_SUCCESS 0
+#define ATOMIC_VAR_INIT(x) (x)
 #define CLK_ENQUEUE_FAILURE -101
 #define CLK_INVALID_QUEUE -102
 #define CLK_INVALID_NDRANGE -160

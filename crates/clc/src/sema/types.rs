@@ -181,6 +181,10 @@ pub enum Type {
     NdRange,
     /// A Block reference (§1.12): its signature and, once bound, the literal it refers to.
     Block(Box<BlockSig>),
+    /// An atomic type of OpenCL C 2.0 §6.13.11.6 (`atomic_int` is `Atomic(Int)`; clang's
+    /// `_Atomic(int)`): laid out as its value type, but only the atomic functions operate on
+    /// it (§6.13.11.8: no operators). `atomic_flag` is `Atomic(Int)` too, as in clang.
+    Atomic(Scalar),
 }
 
 /// The type of a Block (§1.12.2) plus the Block literal a value refers to (blocks are
@@ -378,6 +382,7 @@ impl Type {
         match self {
             Type::Void => "void".into(),
             Type::Scalar(s) => s.name().into(),
+            Type::Atomic(s) => format!("atomic_{}", s.name()),
             Type::Vector(s, n) => format!("{}{}", s.name(), n),
             Type::Pointer(p) => {
                 let mut s = String::new();
@@ -437,7 +442,8 @@ impl Type {
 pub fn size_align(ty: &Type, records: &[Record], pointer_bytes: u32) -> (u64, u64) {
     match ty {
         Type::Void => (1, 1),
-        Type::Scalar(s) => (s.size() as u64, s.size() as u64),
+        // §6.13.11.6: atomic types have the size of their value type.
+        Type::Scalar(s) | Type::Atomic(s) => (s.size() as u64, s.size() as u64),
         Type::Vector(s, n) => {
             let n = if *n == 3 { 4 } else { *n as u64 };
             let sz = s.size() as u64 * n;
