@@ -225,7 +225,10 @@ fn store_after_an_effect_reports_the_failing_work_item() {
         &[8],
     );
     let err = r.expect_err("out of bounds");
-    assert!(err.contains("work-item [6, 0, 0]") && err.contains("store"), "{err}");
+    assert!(
+        err.contains("work-item [6, 0, 0]") && err.contains("store"),
+        "{err}"
+    );
     assert_eq!(bufs[1], reference.1[1]);
     assert!(to_f32s(&bufs[1]).iter().all(|&x| x == 2.0));
     assert!(to_f32s(&bufs[0])[..7].iter().all(|&x| x == 1.0));
