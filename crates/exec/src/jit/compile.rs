@@ -1160,18 +1160,9 @@ impl Translator<'_, '_> {
         Ok(())
     }
 
-    /// The row loop around the kernel body: `start(ctx, n)` loads the parameters and the ids
-    /// of x = 0; the head stores the ids of x in the context and enters the kernel.
-    fn row_loop_head(
-        &mut self,
-        start: cranelift_codegen::ir::Block,
-        entry: kir::Block,
-        width: i64,
-    ) -> Result<(), Unsupported> {
-        self.b.switch_to_block(start);
-        let params: Vec<ClValue> = self.b.block_params(start).to_vec();
-        let (ctx, n) = (params[0], params[1]);
-        self.ctx = ctx;
+    /// At the start of a row or phase loop: the kernel's parameter lanes (from the context's
+    /// parameter block) and the ids of x = 0 (`ROW_SLOTS`).
+    fn row_start(&mut self, ctx: ClValue) -> Result<(Vec<ClValue>, [ClValue; 4]), Unsupported> {
         let fl = MemFlagsData::trusted();
         let pblock = self.b.ins().load(types::I64, fl, ctx, rt::OFF_PARAMS);
         let mut args = Vec::new();
@@ -1185,6 +1176,22 @@ impl Translator<'_, '_> {
         }
         let wi = |slot: usize| rt::OFF_WI + 8 * slot as i32;
         let base = ROW_SLOTS.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
+        Ok((args, base))
+    }
+
+    /// The row loop around the kernel body: `start(ctx, n)` loads the parameters and the ids
+    /// of x = 0, and each iteration enters the kernel for `width` work-items.
+    fn row_loop_head(
+        &mut self,
+        start: cranelift_codegen::ir::Block,
+        entry: kir::Block,
+        width: i64,
+    ) -> Result<(), Unsupported> {
+        self.b.switch_to_block(start);
+        let params: Vec<ClValue> = self.b.block_params(start).to_vec();
+        let (ctx, n) = (params[0], params[1]);
+        self.ctx = ctx;
+        let (args, base) = self.row_start(ctx)?;
         self.read_root_entries(&args)?;
         self.read_row_slots();
         let head = self.b.create_block();

@@ -851,24 +851,13 @@ impl Worker {
             }
             let first = first.unwrap_or(0);
             if let Some((i, stop)) = other {
-                let describe = |s: u32| match s.checked_sub(1) {
-                    None => "returned".to_string(),
-                    Some(site) => {
-                        let s = &run.compiled.sites[site as usize];
-                        format!("waits at the barrier fn{} {}", s.func, s.inst)
-                    }
-                };
-                return Err(ExecError::BarrierDivergence {
-                    kernel: run.kernel.name.clone(),
+                let (lid0, lid) = (self.ctxs[0].local_id(), self.ctxs[i].local_id());
+                return Err(barrier_divergence(
+                    run,
                     group_id,
-                    detail: format!(
-                        "local work-item {:?} {} but local work-item {:?} {}",
-                        self.ctxs[0].local_id(),
-                        describe(first),
-                        self.ctxs[i].local_id(),
-                        describe(stop)
-                    ),
-                });
+                    (lid0, first),
+                    (lid, stop),
+                ));
             }
             if first == 0 {
                 return Ok(());
@@ -956,4 +945,32 @@ fn run_row(run: &RunCtx<'_>, c: &mut ItemCtx, n: u64) -> Result<(), ExecError> {
         }
     }
     Ok(())
+}
+
+/// The error of a group whose work-items stopped at different places: `(local id, stop)` of
+/// work-item 0 and of the first other, a stop being 0 (returned) or barrier site + 1.
+fn barrier_divergence(
+    run: &RunCtx<'_>,
+    group_id: [u64; 3],
+    (lid0, first): ([u64; 3], u32),
+    (lid, stop): ([u64; 3], u32),
+) -> ExecError {
+    let describe = |s: u32| match s.checked_sub(1) {
+        None => "returned".to_string(),
+        Some(site) => {
+            let s = &run.compiled.sites[site as usize];
+            format!("waits at the barrier fn{} {}", s.func, s.inst)
+        }
+    };
+    ExecError::BarrierDivergence {
+        kernel: run.kernel.name.clone(),
+        group_id,
+        detail: format!(
+            "local work-item {:?} {} but local work-item {:?} {}",
+            lid0,
+            describe(first),
+            lid,
+            describe(stop)
+        ),
+    }
 }

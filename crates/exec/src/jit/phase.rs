@@ -96,24 +96,12 @@ impl Worker {
             }
             let first = first.unwrap_or(0);
             if let Some((lid, stop)) = other {
-                let describe = |s: u32| match s.checked_sub(1) {
-                    None => "returned".to_string(),
-                    Some(site) => {
-                        let s = &run.compiled.sites[site as usize];
-                        format!("waits at the barrier fn{} {}", s.func, s.inst)
-                    }
-                };
-                return Err(ExecError::BarrierDivergence {
-                    kernel: run.kernel.name.clone(),
+                return Err(super::barrier_divergence(
+                    run,
                     group_id,
-                    detail: format!(
-                        "local work-item {:?} {} but local work-item {:?} {}",
-                        [0u64; 3],
-                        describe(first),
-                        lid,
-                        describe(stop)
-                    ),
-                });
+                    ([0; 3], first),
+                    (lid, stop),
+                ));
             }
             if first == 0 {
                 return Ok(());

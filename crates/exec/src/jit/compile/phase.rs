@@ -57,19 +57,8 @@ impl Translator<'_, '_> {
         let sp: Vec<ClValue> = self.b.block_params(start).to_vec();
         let (ctx, n, resume) = (sp[0], sp[1], sp[2]);
         self.ctx = ctx;
+        let (args, base) = self.row_start(ctx)?;
         let fl = MemFlagsData::trusted();
-        let pblock = self.b.ins().load(types::I64, fl, ctx, rt::OFF_PARAMS);
-        let mut args = Vec::new();
-        let mut k_off = 0i32;
-        for &ty in &self.func.sig.params {
-            for (cl, s) in lanes_of(ty)? {
-                let raw = self.b.ins().load(types::I64, fl, pblock, k_off);
-                k_off += 8;
-                args.push(from_u64(self.b, raw, cl, s));
-            }
-        }
-        let wi = |slot: usize| rt::OFF_WI + 8 * slot as i32;
-        let base = ROW_SLOTS.map(|s| self.b.ins().load(types::I64, fl, ctx, wi(s)));
         let spill = self.b.ins().load(types::I64, fl, ctx, rt::OFF_SPILL);
         self.read_root_entries(&args)?;
         self.read_row_slots();
