@@ -364,12 +364,8 @@ fn a_parent_kernels_end_excludes_its_children_and_complete_includes_them() {
         start <= end && end < complete,
         "START {start}, END {end}, COMPLETE {complete}"
     );
-    assert!(
-        complete - end > end - start,
-        "children took {} ns, the parent itself {} ns",
-        complete - end,
-        end - start
-    );
+    // (How long the children took against the parent is not asserted: timings depend on the
+    // machine's load.)
     s.arg_mem(alone, 0, out);
     let [start, end, complete] = profiled_run(profiled, alone, 4);
     assert!(start <= end && end == complete, "{start} {end} {complete}");
