@@ -12,6 +12,11 @@ use std::process::Command;
 use clc::options::BuildOptions;
 use clc::pp::Target;
 
+// Only the clang-15 run is used here.
+#[allow(dead_code)]
+mod warn_util;
+use warn_util::clang15 as clang;
+
 fn compile(src: &str) -> Result<clc::Compiled, clc::CompileError> {
     let opts = BuildOptions::parse("-cl-std=CL2.0").expect("options");
     clc::compile(src, "at.cl", &opts, &Target::default())
@@ -19,35 +24,6 @@ fn compile(src: &str) -> Result<clc::Compiled, clc::CompileError> {
 
 fn tool(name: &str) -> bool {
     Command::new(name).arg("--version").output().is_ok()
-}
-
-fn clang(src: &str, tag: &str) -> Option<(bool, String)> {
-    if !tool("clang-15") {
-        eprintln!("clang-15 not found: skipping the comparison");
-        return None;
-    }
-    let dir = std::env::temp_dir();
-    let f = dir.join(format!("clc-atomic-{tag}-{}.cl", std::process::id()));
-    std::fs::write(&f, src).expect("write");
-    let out = Command::new("clang-15")
-        .args([
-            "-c",
-            "-target",
-            "spir64",
-            "-cl-std=CL2.0",
-            "-O0",
-            "-emit-llvm",
-        ])
-        .arg("-o")
-        .arg(dir.join(format!("clc-atomic-{tag}-{}.bc", std::process::id())))
-        .arg(&f)
-        .output()
-        .expect("clang-15");
-    let _ = std::fs::remove_file(&f);
-    Some((
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
 }
 
 const VALID: &str = r#"
@@ -108,7 +84,7 @@ fn valid_uses_compile_to_valid_spirv() {
     } else {
         eprintln!("spirv-val not found: skipping");
     }
-    if let Some((ok, log)) = clang(VALID, "valid") {
+    if let Some((ok, log)) = clang(VALID, "atomic-valid") {
         assert!(ok, "clang-15 refuses: {log}");
         assert!(!log.contains("warning"), "{log}");
     }
@@ -201,7 +177,7 @@ fn invalid_uses_get_clangs_diagnostics() {
         );
         let is_error = want.contains(": error: ");
         assert_eq!(compile(src).is_err(), is_error, "verdict for {src}: {log}");
-        if let Some((ok, clang_log)) = clang(src, &format!("bad{k}")) {
+        if let Some((ok, clang_log)) = clang(src, &format!("atomic-bad{k}")) {
             assert_eq!(!ok, is_error, "clang-15's verdict for {src}: {clang_log}");
             // Same place and severity; clang spells lvalue types with their address space.
             let (place, rest) = want.split_at(want.find(": ").unwrap_or(0));

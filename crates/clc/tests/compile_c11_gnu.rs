@@ -11,6 +11,11 @@ use std::process::Command;
 use clc::options::BuildOptions;
 use clc::pp::Target;
 
+// Only the clang-15 run is used here.
+#[allow(dead_code)]
+mod warn_util;
+use warn_util::clang15 as clang;
+
 fn compile(src: &str) -> Result<clc::Compiled, clc::CompileError> {
     let opts = BuildOptions::parse("-cl-std=CL2.0").expect("options");
     let target = Target::default();
@@ -19,36 +24,6 @@ fn compile(src: &str) -> Result<clc::Compiled, clc::CompileError> {
 
 fn tool(name: &str) -> bool {
     Command::new(name).arg("--version").output().is_ok()
-}
-
-/// clang-15's exit status and stderr for `src` (CL2.0, spir64), or `None` without clang-15.
-fn clang(src: &str, tag: &str) -> Option<(bool, String)> {
-    if !tool("clang-15") {
-        eprintln!("clang-15 not found: skipping the comparison");
-        return None;
-    }
-    let dir = std::env::temp_dir();
-    let f = dir.join(format!("clc-c11gnu-{tag}-{}.cl", std::process::id()));
-    std::fs::write(&f, src).expect("write");
-    let out = Command::new("clang-15")
-        .args([
-            "-c",
-            "-target",
-            "spir64",
-            "-cl-std=CL2.0",
-            "-O0",
-            "-emit-llvm",
-        ])
-        .arg("-o")
-        .arg(dir.join(format!("clc-c11gnu-{tag}-{}.bc", std::process::id())))
-        .arg(&f)
-        .output()
-        .expect("clang-15");
-    let _ = std::fs::remove_file(&f);
-    Some((
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
 }
 
 /// Validates with spv::valid and spirv-val (OpenCL 2.0); returns spirv-dis's text, or an
@@ -139,7 +114,7 @@ fn extensions_compile_to_valid_spirv_like_clang() {
             );
         }
     }
-    if let Some((ok, log)) = clang(VALID, "valid") {
+    if let Some((ok, log)) = clang(VALID, "c11gnu-valid") {
         assert!(ok, "clang-15 refuses: {log}");
     }
 }
@@ -269,7 +244,7 @@ fn invalid_uses_get_clangs_diagnostics() {
             log.lines().any(|l| l.ends_with(want)),
             "{src}\nwant {want}\ngot {log}"
         );
-        if let Some((ok, clang_log)) = clang(src, &format!("bad{k}")) {
+        if let Some((ok, clang_log)) = clang(src, &format!("c11gnu-bad{k}")) {
             assert!(!ok, "clang-15 accepts {src}");
             let first = clang_log
                 .lines()
@@ -289,7 +264,7 @@ fn warnings_match_clang() {
         "2:53: warning: empty case range specified",
     ] {
         assert!(m.log.contains(want), "want {want}\n{}", m.log);
-        if let Some((_, log)) = clang(src, "warn") {
+        if let Some((_, log)) = clang(src, "c11gnu-warn") {
             assert!(log.contains(want), "clang-15: {log}");
         }
     }

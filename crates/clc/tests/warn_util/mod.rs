@@ -37,6 +37,12 @@ pub fn assert_same(found: &[(u32, u32, String)], want: &[(u32, u32, &str)], who:
 /// clang-15's diagnostics for `source` compiled as OpenCL C 2.0 for spir64, or `None` (with a
 /// printed reason) when clang-15 is not installed.
 pub fn clang15_stderr(source: &str, tag: &str) -> Option<String> {
+    clang15(source, tag).map(|(_, stderr)| stderr)
+}
+
+/// Whether clang-15 accepts `source` (OpenCL C 2.0, spir64) and its diagnostics, or `None`
+/// (with a printed reason) when clang-15 is not installed.
+pub fn clang15(source: &str, tag: &str) -> Option<(bool, String)> {
     if Command::new("clang-15").arg("--version").output().is_err() {
         eprintln!("clang-15 not found: skipping");
         return None;
@@ -57,5 +63,8 @@ pub fn clang15_stderr(source: &str, tag: &str) -> Option<String> {
         .output()
         .expect("clang-15");
     let _ = std::fs::remove_file(&f);
-    Some(String::from_utf8_lossy(&out.stderr).into_owned())
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
 }

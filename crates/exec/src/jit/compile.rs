@@ -564,7 +564,7 @@ pub fn compile_function(
                 r.mark_var = t.b.declare_var(types::I64);
             }
             match vec_mode.then(|| vec_shapes.take()).flatten() {
-                Some(shapes) => t.translate_vec(shapes)?,
+                Some(analysis) => t.translate_vec(analysis)?,
                 None => t.translate()?,
             }
             if let Some(r) = &t.resumable {

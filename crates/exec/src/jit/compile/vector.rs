@@ -36,8 +36,9 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
-/// Work-items per iteration.
+/// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
+const _: () = assert!(WIDTH == 4, "varying f32 values are kept as f32x4");
 
 /// A value's shape across the work-items of one iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,8 +201,15 @@ fn join(a: Shape, b: Shape) -> Shape {
     }
 }
 
+/// What the translation needs to know about a vectorisable kernel function.
+pub(super) struct Analysis {
+    shapes: Vec<Shape>,
+    /// Per block: whether an effect may have run before it in the iteration.
+    effects_before: HashMap<kir::Block, bool>,
+}
+
 /// The shape of every value of the kernel function `func`, or why it cannot be vectorised.
-pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Vec<Shape>, Unsupported> {
+pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
     for &p in func.dfg.block_params(entry) {
@@ -278,7 +286,10 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Vec<Shape
             }
         }
     }
-    Ok(shapes)
+    Ok(Analysis {
+        shapes,
+        effects_before: before,
+    })
 }
 
 /// The blocks that lie on a cycle of the control-flow graph.
@@ -408,7 +419,11 @@ impl Translator<'_, '_> {
 
     /// Translates the kernel function as the vectorised row loop `(ctx, n) -> status`: runs
     /// work-items x = 0..n − n mod WIDTH of a row whose x = 0 ids the context holds.
-    pub(super) fn translate_vec(&mut self, shapes: Vec<Shape>) -> Result<(), Unsupported> {
+    pub(super) fn translate_vec(&mut self, analysis: Analysis) -> Result<(), Unsupported> {
+        let Analysis {
+            shapes,
+            effects_before: before,
+        } = analysis;
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
         let order = rpo(func, entry);
@@ -443,7 +458,7 @@ impl Translator<'_, '_> {
                         .map(|&(cl, _)| self.b.append_block_param(cb, cl))
                         .collect();
                     self.vals[p.index()] = Some(lanes);
-                } else if is_f32(self.ty(p)) && WIDTH == 4 {
+                } else if is_f32(self.ty(p)) {
                     let lanes = lanes_ty
                         .iter()
                         .map(|_| self.b.append_block_param(cb, types::F32X4))
@@ -473,7 +488,6 @@ impl Translator<'_, '_> {
             vs.bail = bail;
             vs.fail = fail;
         }
-        let before = effects_before(func, &order);
         for &kb in &order {
             let cb = self.blocks[&kb];
             self.b.switch_to_block(cb);
@@ -578,9 +592,6 @@ impl Translator<'_, '_> {
     /// divide, square root, negation, absolute value: the same bits as the scalar translation
     /// per lane); returns whether it was translated so.
     fn simd_inst(&mut self, inst: kir::Inst) -> Result<bool, Unsupported> {
-        if WIDTH != 4 {
-            return Ok(false);
-        }
         let func = self.func;
         let Some(r) = func.dfg.inst_result(inst) else {
             return Ok(false);
@@ -767,10 +778,9 @@ impl Translator<'_, '_> {
                 }
                 self.inst(inst)
             }
-            Shape::Affine(stride) => {
+            Shape::Affine(_) => {
                 let r = result.ok_or("affine without result")?;
                 let base = self.replay(inst, 0)?.ok_or("affine without result")?[0];
-                let _ = stride;
                 let guards = self.affine_guards(inst)?;
                 self.vs().affine.insert(r, Affine { base, guards });
                 Ok(())
@@ -971,7 +981,7 @@ impl Translator<'_, '_> {
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);
         let join = self.b.create_block();
-        if WIDTH == 4 && lanes.len() == 1 && lanes[0].0 == types::F32 {
+        if lanes.len() == 1 && lanes[0].0 == types::F32 {
             return self.contiguous_f32x4(inst, value, ok, root.base, off, [fast, slow, join]);
         }
         let mut results = Vec::new();
@@ -1109,7 +1119,7 @@ impl Translator<'_, '_> {
         for (&p, &a) in params.iter().zip(&dest.args) {
             if self.shape(p) == Shape::Uniform {
                 args.extend(self.get(a)?);
-            } else if is_f32(self.ty(p)) && WIDTH == 4 {
+            } else if is_f32(self.ty(p)) {
                 args.extend(self.simd_of(a)?);
             } else {
                 for j in 0..WIDTH {
