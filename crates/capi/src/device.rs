@@ -118,6 +118,7 @@ fn atomic_capabilities(device: &runtime::Device, fence: bool) -> u64 {
 fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<InfoValue, i32> {
     let d = &*obj.device;
     let has_fp64 = d.has_extension("cl_khr_fp64");
+    let has_fp16 = d.has_extension("cl_khr_fp16");
     let v = match param_name {
         CL_DEVICE_TYPE => InfoValue::u64(CL_DEVICE_TYPE_CPU),
         CL_DEVICE_VENDOR_ID => InfoValue::u32(0),
@@ -140,9 +141,9 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
             InfoValue::u32(has_fp64 as u32)
         }
-        // No cl_khr_fp16: 0.
+        // 0 without cl_khr_fp16 (API 4.2).
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-            InfoValue::u32(0)
+            InfoValue::u32(has_fp16 as u32)
         }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => InfoValue::u32(d.max_clock_mhz()),
         CL_DEVICE_ADDRESS_BITS => InfoValue::u32(d.address_bits),
@@ -180,6 +181,12 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         // Deprecated by 1.2: the alignment in bytes.
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => InfoValue::u32(d.mem_base_addr_align_bits() / 8),
         CL_DEVICE_SINGLE_FP_CONFIG => {
+            InfoValue::u64(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA)
+        }
+        // cl_khr_fp16: `half` operations are computed in `f32` and rounded once, which is
+        // correctly rounded for +, -, ×, ÷ and sqrt (24 ≥ 2 × 11 + 2 bits), with subnormals,
+        // infinities and NaNs; `fma` is fused (devlib's exact double-double sum).
+        CL_DEVICE_HALF_FP_CONFIG if has_fp16 => {
             InfoValue::u64(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA)
         }
         // API 4.2: the minimum double precision capability.
@@ -308,7 +315,11 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => InfoValue::u64(atomic_capabilities(d, true)),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => InfoValue::bool(d.non_uniform_work_groups()),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => InfoValue::usize(1),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => InfoValue::bool(false),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => InfoValue::bool(
+            d.features
+                .iter()
+                .any(|f| f == "__opencl_c_work_group_collective_functions"),
+        ),
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => InfoValue::bool(
             d.features
                 .iter()

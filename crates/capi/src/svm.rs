@@ -1,13 +1,16 @@
 //! Shared virtual memory (API 5.6): `clSVMAlloc`/`clSVMFree`, the SVM enqueue commands,
 //! `clSetKernelArgSVMPointer` and `clSetKernelExecInfo`, over `runtime::Svm`.
 //!
-//! The device reports coarse- and fine-grained buffer SVM with atomics
-//! (`CL_DEVICE_SVM_CAPABILITIES`), not fine-grained system SVM. The CPU and the host share one
-//! coherent memory, so an SVM pointer is the same address on both sides, map and unmap are
-//! synchronisation points only, and every live allocation of the context is reachable from
-//! every kernel (which is what `CL_KERNEL_EXEC_INFO_SVM_PTRS` asks for). Kernel accesses are
-//! checked against the live allocations (`exec::svm`): outside them a kernel fails with an
-//! execution error, never touching other memory.
+//! The device reports coarse- and fine-grained buffer SVM, fine-grained system SVM and atomics
+//! (`CL_DEVICE_SVM_CAPABILITIES`). The CPU and the host share one coherent memory, so an SVM
+//! pointer is the same address on both sides, map and unmap are synchronisation points only,
+//! and every live allocation of the context is reachable from every kernel (which is what
+//! `CL_KERNEL_EXEC_INFO_SVM_PTRS` asks for). Kernel accesses are checked against the live
+//! allocations and, when the kernel was given system memory (an argument outside every
+//! allocation, or `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM` set to `CL_TRUE`:
+//! `runtime::Kernel::reaches_system_memory`), against the memory the process has mapped
+//! (`exec::svm`): outside them a kernel fails with an execution error, never touching unmapped
+//! memory.
 
 use std::ffi::c_void;
 
@@ -20,8 +23,10 @@ use crate::queue::{begin, Command};
 use crate::types::*;
 
 /// What `CL_DEVICE_SVM_CAPABILITIES` reports.
-pub const SVM_CAPABILITIES: u64 =
-    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+pub const SVM_CAPABILITIES: u64 = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+    | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+    | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+    | CL_DEVICE_SVM_ATOMICS;
 
 /// The `cl_svm_mem_flags` of the SVM Memory Flags table, or `None` when they break its rules.
 fn svm_flags(flags: cl_svm_mem_flags) -> Option<runtime::SvmFlags> {
@@ -384,7 +389,7 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
     param_value: *const c_void,
 ) -> cl_int {
     guard(|| {
-        Obj::<KernelObj>::get(kernel)?;
+        let k = Obj::<KernelObj>::get(kernel)?;
         // "CL_INVALID_VALUE if param_name is not valid, if param_value is NULL and
         // param_value_size is greater than zero, or if the size specified by param_value_size is
         // not valid."
@@ -409,9 +414,12 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
                 let on = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
                 // "CL_INVALID_OPERATION if ... param_value is CL_TRUE and no devices in the
                 // context associated with kernel support fine-grain system SVM allocations."
-                if on {
+                // The device does: host memory is reachable from every launch either way
+                // (with CL_FALSE, undefined behaviour may be what CL_TRUE defines).
+                if on && SVM_CAPABILITIES & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM == 0 {
                     return Err(CL_INVALID_OPERATION);
                 }
+                k.kernel.set_fine_grain_system(on);
                 Ok(())
             }
             _ => Err(CL_INVALID_VALUE),

@@ -230,3 +230,84 @@ fn contexts_count_references_and_call_destructors_in_reverse() {
         assert_eq!(clReleaseContext(ctx), CL_INVALID_CONTEXT);
     }
 }
+
+/// A `cl_device_info` value of `N` bytes.
+fn device_bytes<const N: usize>(device: *mut c_void, query: u32) -> [u8; N] {
+    let mut value = [0u8; N];
+    let mut size = 0usize;
+    // SAFETY: a buffer of N bytes.
+    let code = unsafe {
+        clGetDeviceInfo(
+            device,
+            query,
+            N,
+            value.as_mut_ptr() as *mut c_void,
+            &mut size,
+        )
+    };
+    assert_eq!((code, size), (CL_SUCCESS, N), "query {query:#x}");
+    value
+}
+
+#[test]
+fn half_precision_and_opencl_c_2_0_are_reported_with_their_features() {
+    let (_, device) = platform_and_device();
+    // cl_khr_fp16: CL_DEVICE_HALF_FP_CONFIG (0x1033) at least round to nearest with
+    // infinities and NaNs; half vector widths 1.
+    let config = u64::from_le_bytes(device_bytes::<8>(device, 0x1033));
+    let minimum = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN;
+    assert_eq!(config & minimum, minimum, "{config:#x}");
+    for query in [
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
+        CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF,
+    ] {
+        assert_eq!(u32::from_le_bytes(device_bytes::<4>(device, query)), 1);
+    }
+    let mut size = 0usize;
+    // SAFETY: size query, then a buffer of that size.
+    let text = unsafe {
+        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, null_mut(), &mut size);
+        let mut buf = vec![0u8; size];
+        clGetDeviceInfo(
+            device,
+            CL_DEVICE_EXTENSIONS,
+            size,
+            buf.as_mut_ptr() as *mut c_void,
+            null_mut(),
+        );
+        String::from_utf8_lossy(&buf).into_owned()
+    };
+    assert!(
+        text.split_whitespace().any(|e| e == "cl_khr_fp16"),
+        "{text}"
+    );
+    // Work-group collective functions, and with them OpenCL C 2.0 among the versions (each
+    // entry a cl_name_version: a 4-byte version and a 64-byte name).
+    let support = device_bytes::<4>(device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT);
+    assert_eq!(u32::from_le_bytes(support), CL_TRUE);
+    // SAFETY: size query, then a buffer of that size.
+    let versions = unsafe {
+        clGetDeviceInfo(
+            device,
+            CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+            0,
+            null_mut(),
+            &mut size,
+        );
+        let mut buf = vec![0u8; size];
+        clGetDeviceInfo(
+            device,
+            CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+            size,
+            buf.as_mut_ptr() as *mut c_void,
+            null_mut(),
+        );
+        buf
+    };
+    let listed: Vec<u32> = versions
+        .chunks_exact(68)
+        .map(|e| u32::from_le_bytes([e[0], e[1], e[2], e[3]]))
+        .collect();
+    // CL_MAKE_VERSION(2, 0, 0) = 2 << 22.
+    assert!(listed.contains(&(2 << 22)), "{listed:x?}");
+}

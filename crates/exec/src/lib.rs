@@ -37,7 +37,7 @@ pub use error::ExecError;
 pub use interp::program::ProgramGlobals;
 pub use interp::Interpreter;
 pub use jit::{DiskCache, Jit, JitStats};
-pub use svm::{SvmRange, SvmSpace};
+pub use svm::{SvmRange, SvmSpace, SVM_GUARD};
 
 /// The index space of a launch (OpenCL 3.0 §3.2.2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -340,3 +340,93 @@ fn writes_into_read_only_svm_are_errors() {
         },
     );
 }
+
+/// A heap node of the host: value, next.
+#[repr(C)]
+struct HostNode {
+    value: i64,
+    next: *const HostNode,
+}
+
+#[test]
+fn system_memory_is_followed_and_checked_on_both_engines() {
+    let Some(m) = build(&format!(
+        "{NODE}kernel void walk(global node *head, global long *out) {{
+             long sum = 0;
+             for (global node *n = head; n; n = n->next) sum += n->value;
+             out[get_global_id(0)] = sum + (long)get_global_id(0);
+         }}
+         kernel void poke(global long *p) {{ *p = 1; }}"
+    )) else {
+        return;
+    };
+    // A list of boxed nodes (ordinary host heap memory, no SVM allocation at all).
+    let mut head: *const HostNode = std::ptr::null();
+    let mut nodes = Vec::new();
+    for v in [5i64, 17, 40, 2] {
+        let node = Box::new(HostNode {
+            value: v,
+            next: head,
+        });
+        head = &*node;
+        nodes.push(node);
+    }
+    let mut out = vec![0i64; 4];
+    let out_ptr = out.as_mut_ptr();
+    let system = SvmSpace::new(Vec::new()).with_system_memory();
+    let args = [
+        ArgValue::SvmPointer(head as u64),
+        ArgValue::SvmPointer(out_ptr as u64),
+    ];
+    run_both(
+        &m,
+        "walk",
+        &args,
+        NdRange::new_1d(4, 2),
+        &system,
+        // SAFETY: the live vector of 4 longs.
+        &mut || unsafe { std::ptr::write_bytes(out_ptr, 0, 4) },
+        &mut |engine, r| {
+            r.unwrap_or_else(|e| panic!("{engine}: run failed: {e}"));
+            // SAFETY: as above; the run is over.
+            let got = unsafe { std::slice::from_raw_parts(out_ptr, 4) };
+            assert_eq!(got, [64, 65, 66, 67], "{engine}");
+        },
+    );
+    // Without system memory the same list is outside every allocation.
+    run_both(
+        &m,
+        "walk",
+        &args,
+        NdRange::new_1d(4, 2),
+        &SvmSpace::new(Vec::new()),
+        &mut || {},
+        &mut |engine, r| {
+            assert!(
+                matches!(r, Err(ExecError::InvalidPointer { .. })),
+                "{engine}: {r:?}"
+            );
+        },
+    );
+    // Read-only static data and an unmapped page: errors, and nothing written.
+    static CONSTANT: i64 = 99;
+    for target in [&CONSTANT as *const i64 as u64, 0x1000] {
+        run_both(
+            &m,
+            "poke",
+            &[ArgValue::SvmPointer(target)],
+            NdRange::new_1d(1, 1),
+            &system,
+            &mut || {},
+            &mut |engine, r| {
+                let e = r.expect_err("the store must fail");
+                assert!(
+                    matches!(e, ExecError::InvalidPointer { .. }),
+                    "{engine}: {e}"
+                );
+            },
+        );
+    }
+    assert_eq!(CONSTANT, 99);
+    drop(nodes);
+}

@@ -150,6 +150,9 @@ impl Device {
             max_constant_buffer_size: 64 << 10,
             extensions: [
                 "cl_khr_byte_addressable_store",
+                // `half` arithmetic and every OpenCL.std function for `half` on both engines
+                // (devlib `math::f16`, test `half_arithmetic`).
+                "cl_khr_fp16",
                 "cl_khr_fp64",
                 "cl_khr_il_program",
                 // Modules importing OpenCL.DebugInfo.100 validate and lower (the debug
@@ -177,6 +180,10 @@ impl Device {
                 "__opencl_c_program_scope_global_variables",
                 // Both engines run device-side enqueue (`exec::enqueue`, `device_queue`).
                 "__opencl_c_device_enqueue",
+                // Both engines run the work-group functions: kir lowers them to barriers around
+                // a `__local` scratch cell (`kir::lower`, test `lower_ops`), and the group
+                // instructions at work-group scope run like the sub-group ones.
+                "__opencl_c_work_group_collective_functions",
             ]
             .iter()
             .map(|s| s.to_string())

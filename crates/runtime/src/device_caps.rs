@@ -57,6 +57,13 @@ impl Device {
         (true, true)
     }
 
+    /// Fine-grained system SVM (`CL_DEVICE_SVM_FINE_GRAIN_SYSTEM`): kernels follow any host
+    /// address the process has mapped (`exec::SvmSpace::with_system_memory`), so `malloc`ed
+    /// memory, the stack and static data are SVM memory.
+    pub fn fine_grain_system_svm(&self) -> bool {
+        true
+    }
+
     /// `CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT`: the runtime runs partial work-groups.
     pub fn non_uniform_work_groups(&self) -> bool {
         true
@@ -68,10 +75,30 @@ impl Device {
     }
 
     /// `CL_DEVICE_OPENCL_C_ALL_VERSIONS`: the OpenCL C versions `-cl-std` accepts, as
-    /// (major, minor). 2.0 needs a feature not claimed (work-group collective functions), so
-    /// it is absent.
-    pub fn opencl_c_all_versions(&self) -> &'static [(u32, u32)] {
-        &[(1, 0), (1, 1), (1, 2), (3, 0)]
+    /// (major, minor). OpenCL C 2.0 is listed only while the device has every feature that
+    /// 2.0 made mandatory and 3.0 optional (OpenCL C 3.0 "Unified Specification": "compilers
+    /// for OpenCL C 2.0 will provide these features").
+    pub fn opencl_c_all_versions(&self) -> Vec<(u32, u32)> {
+        const MANDATORY_IN_2_0: [&str; 9] = [
+            "__opencl_c_generic_address_space",
+            "__opencl_c_pipes",
+            "__opencl_c_device_enqueue",
+            "__opencl_c_program_scope_global_variables",
+            "__opencl_c_work_group_collective_functions",
+            "__opencl_c_atomic_order_acq_rel",
+            "__opencl_c_atomic_order_seq_cst",
+            "__opencl_c_atomic_scope_device",
+            "__opencl_c_atomic_scope_all_devices",
+        ];
+        let has = |name: &str| self.features.iter().any(|f| f == name);
+        // Read-write images were mandatory in 2.0 for devices with images.
+        let images_ok = !has("__opencl_c_images") || has("__opencl_c_read_write_images");
+        let mut versions = vec![(1, 0), (1, 1), (1, 2)];
+        if images_ok && MANDATORY_IN_2_0.iter().all(|f| has(f)) {
+            versions.push((2, 0));
+        }
+        versions.push((3, 0));
+        versions
     }
 
     /// The SPIR-V versions of [`Device::il_version`], as (major, minor).

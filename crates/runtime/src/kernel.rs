@@ -52,6 +52,9 @@ pub struct Kernel {
     executable: Arc<Executable>,
     index: usize,
     args: Arc<Mutex<Vec<Option<ArgValue>>>>,
+    /// `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM` when the application set it (see
+    /// [`Kernel::reaches_system_memory`]).
+    fine_grain_system: Arc<Mutex<Option<bool>>>,
 }
 
 impl Kernel {
@@ -62,7 +65,41 @@ impl Kernel {
             executable,
             index,
             args: Arc::new(Mutex::new(vec![None; count])),
+            fine_grain_system: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// `clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)`.
+    pub fn set_fine_grain_system(&self, on: bool) {
+        *self
+            .fine_grain_system
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(on);
+    }
+
+    /// Whether a launch lets the kernel reach host memory outside the SVM allocations
+    /// (fine-grained system SVM, `exec::SvmSpace::with_system_memory`): when the application
+    /// set `CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM` to `CL_TRUE`, or passed an argument
+    /// that is a system pointer (`is_system_pointer`: outside every SVM allocation).
+    ///
+    /// API 5.9.3 makes `CL_TRUE` the default. oxcl departs from it for kernels given only
+    /// buffers and `clSVMAlloc` pointers: they keep reporting an access outside their memory as
+    /// an error instead of touching whatever host memory lies there, which is what a checked
+    /// implementation owes an application that never handed it system memory.
+    pub fn reaches_system_memory(&self, is_system_pointer: impl Fn(u64) -> bool) -> bool {
+        let set = *self
+            .fine_grain_system
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let args = self
+            .args
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        set == Some(true)
+            || args.iter().any(|a| match a {
+                Some(ArgValue::Svm(addr)) => is_system_pointer(*addr),
+                _ => false,
+            })
     }
 
     fn desc(&self) -> &kir::Kernel {
@@ -350,6 +387,12 @@ impl Kernel {
             executable: self.executable.clone(),
             index: self.index,
             args: Arc::new(Mutex::new(args)),
+            fine_grain_system: Arc::new(Mutex::new(
+                *self
+                    .fine_grain_system
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            )),
         }
     }
 

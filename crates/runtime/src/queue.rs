@@ -263,9 +263,18 @@ impl Queue {
             .collect();
         // Every live SVM allocation stays allocated until the run ends (`crate::svm`), and so
         // does the allocation of each buffer on SVM memory, even one freed already.
-        let (svm_keep, svm_space) = self
+        let (svm_keep, mut svm_space) = self
             .context
             .svm_snapshot(buffers.iter().filter_map(|b| b.svm()));
+        // Fine-grained system SVM, when the kernel was given system memory
+        // (`Kernel::reaches_system_memory`).
+        if self.context.device().fine_grain_system_svm()
+            && kernel.reaches_system_memory(|addr| {
+                self.context.svm_find(addr as usize as *const u8).is_none()
+            })
+        {
+            svm_space = svm_space.with_system_memory();
+        }
         let launch = exec::Launch {
             module: kernel.kir_module(),
             kernel: kernel.index(),

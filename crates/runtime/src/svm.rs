@@ -6,7 +6,9 @@
 //! allocation of the context for its whole run (`Context::svm_snapshot`), never touches freed
 //! memory even when the application frees an allocation a running kernel uses. Kernels reach
 //! SVM memory through host addresses (`exec::svm`): an access outside every live allocation is
-//! an execution error, not a crash. The CPU shares one coherent memory with the host, so
+//! an execution error, not a crash (with fine-grained system SVM, when the kernel was given
+//! system memory, an access to mapped host memory is allowed too; the `exec::SVM_GUARD` bytes
+//! around each allocation keep an overrun of an allocation an error). The CPU shares one coherent memory with the host, so
 //! coarse- and fine-grained buffers behave alike and map/unmap need no copies.
 
 use std::alloc::Layout;
@@ -41,14 +43,19 @@ impl std::fmt::Debug for Svm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Svm")
             .field("ptr", &self.inner.ptr)
-            .field("size", &self.inner.layout.size())
+            .field("size", &self.inner.size)
             .field("flags", &self.inner.flags)
             .finish()
     }
 }
 
 struct SvmStorage {
+    /// The first byte of the allocation.
     ptr: NonNull<u8>,
+    size: usize,
+    /// The block from the allocator: the allocation with `pad` unused bytes on each side
+    /// (at least `exec::SVM_GUARD`: overruns are reported, not sent to other host memory).
+    block: NonNull<u8>,
     layout: Layout,
     flags: SvmFlags,
 }
@@ -62,7 +69,7 @@ unsafe impl Sync for SvmStorage {}
 impl Drop for SvmStorage {
     fn drop(&mut self) {
         // SAFETY: allocated in `Svm::new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) };
     }
 }
 
@@ -110,13 +117,26 @@ impl Svm {
                 "alignment {alignment} is not a power of two up to {MAX_SVM_ALIGN}"
             )));
         }
-        let layout = Layout::from_size_align(size, alignment.max(SVM_MIN_ALIGN))
-            .map_err(|_| Error::InvalidBufferSize(size))?;
+        // The guards keep the allocation's alignment: `pad` is a multiple of it.
+        let align = alignment.max(SVM_MIN_ALIGN);
+        let pad = align.max(exec::SVM_GUARD as usize);
+        let layout = size
+            .checked_add(2 * pad)
+            .and_then(|total| Layout::from_size_align(total, align).ok())
+            .ok_or(Error::InvalidBufferSize(size))?;
         // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        let ptr = NonNull::new(ptr).ok_or(Error::OutOfHostMemory(size))?;
+        let block = unsafe { std::alloc::alloc_zeroed(layout) };
+        let block = NonNull::new(block).ok_or(Error::OutOfHostMemory(size))?;
+        // SAFETY: `pad + size` bytes lie inside the block.
+        let ptr = unsafe { block.add(pad) };
         let svm = Svm {
-            inner: Arc::new(SvmStorage { ptr, layout, flags }),
+            inner: Arc::new(SvmStorage {
+                ptr,
+                size,
+                block,
+                layout,
+                flags,
+            }),
         };
         context
             .svm_table()
@@ -131,7 +151,7 @@ impl Svm {
     }
 
     pub fn size(&self) -> usize {
-        self.inner.layout.size()
+        self.inner.size
     }
 
     pub fn flags(&self) -> SvmFlags {

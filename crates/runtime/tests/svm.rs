@@ -1,6 +1,7 @@
 //! Shared virtual memory through the runtime API: `Svm` allocations, `Kernel::set_arg_svm`, a
 //! kernel summing a list the host linked and doubling values in place through the same host
-//! addresses, and the errors of a freed allocation and of a non-pointer argument. Expected
+//! addresses, a freed allocation's address becoming a system pointer, and the error of a
+//! non-pointer argument. Expected
 //! values are computed in the test.
 
 use std::sync::Arc;
@@ -53,11 +54,17 @@ fn kernels_follow_host_pointers_in_svm() {
             )
         };
         assert_eq!((sum, doubled), (10 + 12 + 14, [20, 24, 28]), "{engine:?}");
-        // A freed allocation is no longer reachable: the launch fails, nothing is touched.
+        // A freed allocation is no SVM allocation any more: its address is a system pointer
+        // (fine-grained system SVM), reachable while the memory stays mapped (here `out`
+        // still owns it).
         assert!(ctx.svm_free(out.as_ptr()));
-        assert!(queue
+        assert!(ctx.svm_find(out.as_ptr()).is_none());
+        queue
             .nd_range(&kernel, &NdRange::new(&[1], None, None))
-            .is_err());
+            .unwrap();
+        // SAFETY: `out` keeps the memory alive.
+        let again = unsafe { *(out.as_ptr() as *const i32) };
+        assert_eq!(again, 20 + 24 + 28, "{engine:?}");
         assert!(ctx.svm_free(nodes.as_ptr()));
     }
     // Only global and constant pointers take an SVM pointer (CL_INVALID_ARG_VALUE).

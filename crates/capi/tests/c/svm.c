@@ -3,7 +3,8 @@
  * SVM and walked by a kernel, a kernel storing pointers the host follows, atomics on a
  * fine-grained SVM counter, clEnqueueSVMMemcpy/MemFill/Map/Unmap/MigrateMem/Free with their
  * command types and error codes, clSetKernelArgSVMPointer and clSetKernelExecInfo errors,
- * CL_MEM_USES_SVM_POINTER, and an out-of-range SVM access reported as an error.
+ * CL_MEM_USES_SVM_POINTER, an out-of-range SVM access reported as an error, and fine-grained
+ * system SVM (stack and malloc'ed memory used by kernels; read-only and unmapped memory errors).
  * Expected values are computed here. */
 #include "common.h"
 
@@ -62,7 +63,7 @@ int main(void) {
     EXPECT_CODE(clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL),
                 CL_SUCCESS);
     CHECK(caps == (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
-                   CL_DEVICE_SVM_ATOMICS),
+                   CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS),
           "CL_DEVICE_SVM_CAPABILITIES %#llx", (unsigned long long)caps);
 
     /* clSVMAlloc failures return NULL. */
@@ -220,7 +221,7 @@ int main(void) {
     cl_bool yes = CL_TRUE, no = CL_FALSE;
     EXPECT_CODE(clSetKernelExecInfo(poke, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes,
                                     &yes),
-                CL_INVALID_OPERATION);
+                CL_SUCCESS);
     EXPECT_CODE(clSetKernelExecInfo(poke, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof no,
                                     &no),
                 CL_SUCCESS);
@@ -270,17 +271,56 @@ int main(void) {
     clGetEventInfo(bad, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
     CHECK(status < 0, "out-of-range SVM store: status %d", status);
     clReleaseEvent(bad);
-    int unrelated = 0;
-    clSetKernelArgSVMPointer(poke, 0, &unrelated);
+
+    /* Fine-grained system SVM: the stack and malloc'ed memory are SVM memory. */
+    int on_stack = 0;
+    clSetKernelArgSVMPointer(poke, 0, &on_stack);
     index = 0;
     clSetKernelArg(poke, 1, sizeof index, &index);
     EXPECT_CODE(clEnqueueNDRangeKernel(q, poke, 1, NULL, &global, NULL, 0, NULL, &bad),
                 CL_SUCCESS);
     clWaitForEvents(1, &bad);
     clGetEventInfo(bad, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    CHECK(status < 0 && unrelated == 0, "store outside SVM: status %d, value %d", status,
-          unrelated);
+    CHECK(status == CL_COMPLETE && on_stack == 1, "system SVM store to the stack: status %d, "
+          "value %d", status, on_stack);
     clReleaseEvent(bad);
+    /* A list in malloc'ed nodes, walked by the kernel through pointers the host stored. */
+    enum { SYSTEM_NODES = 5 };
+    node *heap_nodes[SYSTEM_NODES];
+    cl_long heap_sum = 0;
+    for (int i = SYSTEM_NODES - 1; i >= 0; i--) {
+        heap_nodes[i] = malloc(sizeof(node));
+        heap_nodes[i]->value = 11 * (i + 1);
+        heap_nodes[i]->next = i + 1 < SYSTEM_NODES ? heap_nodes[i + 1] : NULL;
+        heap_sum += 11 * (i + 1);
+    }
+    cl_long *heap_out = calloc(4, sizeof(cl_long));
+    clSetKernelArgSVMPointer(walk, 0, heap_nodes[0]);
+    clSetKernelArgSVMPointer(walk, 1, heap_out);
+    global = 4;
+    EXPECT_CODE(clEnqueueNDRangeKernel(q, walk, 1, NULL, &global, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+    clFinish(q);
+    for (int g = 0; g < 4; g++)
+        CHECK(heap_out[g] == heap_sum + g, "system SVM walk out[%d] = %lld, expected %lld", g,
+              (long long)heap_out[g], (long long)(heap_sum + g));
+    for (int i = 0; i < SYSTEM_NODES; i++) free(heap_nodes[i]);
+    free(heap_out);
+    global = 1;
+    /* A store into read-only data (a string literal) and one to an address nothing maps fail
+     * the command; the process goes on and the literal is unchanged. */
+    static const char *literal = "read-only text";
+    void *wrong[2] = {(void *)literal, (void *)(size_t)0x1000};
+    for (int w = 0; w < 2; w++) {
+        clSetKernelArgSVMPointer(poke, 0, wrong[w]);
+        EXPECT_CODE(clEnqueueNDRangeKernel(q, poke, 1, NULL, &global, NULL, 0, NULL, &bad),
+                    CL_SUCCESS);
+        clWaitForEvents(1, &bad);
+        clGetEventInfo(bad, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        CHECK(status < 0, "store %d outside writable memory: status %d", w, status);
+        clReleaseEvent(bad);
+    }
+    CHECK(literal[0] == 'r', "the literal is unchanged");
 
     /* clEnqueueSVMFree: with a callback, and without. */
     void *to_free[] = {b};
