@@ -280,3 +280,17 @@ fn oxcl_coexists_with_another_platform() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn c_program_finds_every_feature_reported_consistently() {
+    // With images and without: the image features, extensions and formats follow the switch.
+    for images in ["1", "0"] {
+        let Some(output) = run_c_program_env("consistency", &[], &[("OXCL_IMAGE_SUPPORT", images)])
+        else {
+            return;
+        };
+        let (passed, failed) = counts(&output);
+        assert_eq!(failed, 0, "images {images}: {output}");
+        assert!(passed >= 50, "images {images}: {output}");
+    }
+}

@@ -197,18 +197,21 @@ impl Device {
 
     /// Turns image support on or off, with the OpenCL C features that go with it
     /// (`__opencl_c_images`, `__opencl_c_read_write_images`, `__opencl_c_3d_image_writes`) and
-    /// the image extensions whose kernels both engines run (3D image writes, depth images).
+    /// the image extensions whose kernels both engines run (3D image writes, depth images,
+    /// mipmaps) and `cl_khr_image2d_from_buffer` (`CL_DEVICE_IMAGE_PITCH_ALIGNMENT` and
+    /// `_BASE_ADDRESS_ALIGNMENT` are non-zero: 2D images from buffers are supported).
     pub fn set_image_support(&mut self, on: bool) {
         const IMAGE_FEATURES: [&str; 3] = [
             "__opencl_c_images",
             "__opencl_c_read_write_images",
             "__opencl_c_3d_image_writes",
         ];
-        const IMAGE_EXTENSIONS: [&str; 4] = [
+        const IMAGE_EXTENSIONS: [&str; 5] = [
             "cl_khr_3d_image_writes",
             "cl_khr_depth_images",
             "cl_khr_mipmap_image",
             "cl_khr_mipmap_image_writes",
+            "cl_khr_image2d_from_buffer",
         ];
         self.image_support = on;
         self.features
