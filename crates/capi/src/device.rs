@@ -211,7 +211,8 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
             InfoValue::bool(true)
         }
-        CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(CL_EXEC_KERNEL),
+        // Native kernels: `native.rs`.
+        CL_DEVICE_EXECUTION_CAPABILITIES => InfoValue::u64(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL),
         // Profiling and out-of-order queues (CL_DEVICE_QUEUE_PROPERTIES is the same query).
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => InfoValue::u64(crate::queue::supported_properties(d)),
         // Device queues (runtime::device_queue), all 0 without device-side enqueue (API 4.2).

@@ -11,6 +11,7 @@ use crate::event::*;
 use crate::image::*;
 use crate::kernel::*;
 use crate::memory::*;
+use crate::native::*;
 use crate::pipe::*;
 use crate::platform::*;
 use crate::program::*;
@@ -18,7 +19,6 @@ use crate::queue::*;
 use crate::sampler::*;
 use crate::subgroup::*;
 use crate::svm::*;
-use crate::unsupported::*;
 
 /// The table: one pointer per `cl_icd_dispatch` member.
 #[repr(C)]

@@ -294,3 +294,13 @@ fn c_program_finds_every_feature_reported_consistently() {
         assert!(passed >= 50, "images {images}: {output}");
     }
 }
+
+#[test]
+fn c_program_runs_native_kernels_through_the_loader() {
+    let Some(output) = run_c_program("native") else {
+        return;
+    };
+    let (passed, failed) = counts(&output);
+    assert_eq!(failed, 0, "{output}");
+    assert!(passed >= 18, "{output}");
+}

@@ -272,6 +272,19 @@ impl Buffer {
     pub(crate) fn raw(&self) -> (*mut u8, usize) {
         (self.inner.ptr.as_ptr(), self.inner.size)
     }
+
+    /// Runs `f` with the host address of each of `buffers` while every one of them is locked,
+    /// as a kernel launch locks its buffers (each lock once, in a fixed order, so two commands
+    /// sharing buffers cannot deadlock): a native kernel's view of its memory objects
+    /// (API 5.10, `clEnqueueNativeKernel`).
+    pub fn with_locked<R>(buffers: &[&Buffer], f: impl FnOnce(&[*mut u8]) -> R) -> R {
+        let mut order: Vec<&Buffer> = buffers.to_vec();
+        order.sort_by_key(|b| b.lock_id());
+        order.dedup_by(|a, b| a.lock_id() == b.lock_id());
+        let _guards: Vec<_> = order.iter().map(|b| b.lock()).collect();
+        let addresses: Vec<*mut u8> = buffers.iter().map(|b| b.host_address()).collect();
+        f(&addresses)
+    }
 }
 
 /// A rectangular region's placement in linear memory (API 5.2.3 `clEnqueueReadBufferRect`): the
