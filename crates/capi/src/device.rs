@@ -1,6 +1,10 @@
 //! Devices (API 4.2, 4.3): `clGetDeviceIDs`, `clGetDeviceInfo` (every OpenCL 3.0 query, with
-//! what is true of oxcl), sub-devices (not supported: the device cannot be partitioned) and the
-//! device timers.
+//! what is true of oxcl), sub-devices and the device timers.
+//!
+//! Sub-devices (API 4.3, `clCreateSubDevices`): a device partitions `CL_DEVICE_PARTITION_EQUALLY`
+//! or `CL_DEVICE_PARTITION_BY_COUNTS` into devices with fewer compute units (worker threads:
+//! a queue on a sub-device runs kernels on that many threads). They can be partitioned again,
+//! are reference counted (root devices are not) and keep their parent alive.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -18,6 +22,25 @@ use runtime::device_queue::{
 
 pub struct DeviceObj {
     pub device: Arc<runtime::Device>,
+    /// The device this one was partitioned from (`None` for the root device).
+    pub parent: Option<Arc<Obj<DeviceObj>>>,
+    /// `CL_DEVICE_PARTITION_TYPE`: the properties of that partition, terminator included.
+    pub partition: Vec<cl_device_partition_property>,
+}
+
+impl DeviceObj {
+    /// The root device of the platform.
+    pub fn root(device: Arc<runtime::Device>) -> DeviceObj {
+        DeviceObj {
+            device,
+            parent: None,
+            partition: Vec::new(),
+        }
+    }
+
+    pub fn is_sub_device(&self) -> bool {
+        self.parent.is_some()
+    }
 }
 
 impl ClObject for DeviceObj {
@@ -287,13 +310,22 @@ fn device_info(obj: &Arc<Obj<DeviceObj>>, param_name: cl_device_info) -> Result<
         CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => InfoValue::empty(),
         CL_DEVICE_PLATFORM => InfoValue::ptr(Obj::handle(platform())),
         CL_DEVICE_HOST_UNIFIED_MEMORY => InfoValue::bool(true),
-        CL_DEVICE_PARENT_DEVICE => InfoValue::ptr(std::ptr::null_mut()),
-        // The device cannot be partitioned: "a value of 0 will be returned".
-        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => InfoValue::u32(0),
-        CL_DEVICE_PARTITION_PROPERTIES => InfoValue::pod(&[0isize]),
+        CL_DEVICE_PARENT_DEVICE => InfoValue::ptr(
+            obj.parent
+                .as_ref()
+                .map_or(std::ptr::null_mut(), Obj::handle),
+        ),
+        // At most one sub-device per compute unit.
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => InfoValue::u32(d.compute_units),
+        CL_DEVICE_PARTITION_PROPERTIES => InfoValue::pod(&PARTITION_PROPERTIES),
+        // No partition by affinity domain.
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => InfoValue::u64(0),
         // "If device is a root-level device ... param_value_size_ret may be 0."
+        CL_DEVICE_PARTITION_TYPE if obj.is_sub_device() => InfoValue::pod(&obj.partition),
         CL_DEVICE_PARTITION_TYPE => InfoValue::empty(),
+        // "The reference count returned ... for a root-level device ... is 1" (it is not
+        // counted).
+        CL_DEVICE_REFERENCE_COUNT if obj.is_sub_device() => InfoValue::u32(obj.ref_count()),
         CL_DEVICE_REFERENCE_COUNT => InfoValue::u32(1),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => InfoValue::bool(true),
         CL_DEVICE_PRINTF_BUFFER_SIZE => InfoValue::usize(d.printf_buffer_size()),
@@ -359,31 +391,153 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     })
 }
 
-/// `clCreateSubDevices` (API 4.3): the device reports no partition types.
+/// `CL_DEVICE_PARTITION_PROPERTIES`: the partition types `clCreateSubDevices` takes.
+const PARTITION_PROPERTIES: [cl_device_partition_property; 2] = [
+    CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
+    CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
+];
+
+/// The compute units of each sub-device a partition makes of a device with `units`, or the
+/// error code `clCreateSubDevices` gives; also the properties as they are stored
+/// (`CL_DEVICE_PARTITION_TYPE`, terminator included).
+///
+/// # Safety
+/// `properties` must be null or a list terminated as API 4.3 specifies.
+unsafe fn partition(
+    properties: *const cl_device_partition_property,
+    units: u32,
+) -> Result<(Vec<u32>, Vec<cl_device_partition_property>), i32> {
+    // "CL_INVALID_VALUE if values specified in properties are not valid or if values
+    // specified in properties are valid but not supported by the device."
+    if properties.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: the caller's list: a partition type and its values.
+    let at = |i: usize| unsafe { *properties.add(i) };
+    let kind = at(0);
+    if kind == CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property {
+        // "Split the aggregate device into as many smaller aggregate devices as can be
+        // created, each containing n compute units ... the remaining compute units are not
+        // used."
+        let n = at(1);
+        if at(2) != 0 || n <= 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+        // implementation but in_device could not be further partitioned."
+        if n as u64 > units as u64 {
+            return Err(CL_DEVICE_PARTITION_FAILED);
+        }
+        let count = units / n as u32;
+        Ok((vec![n as u32; count as usize], vec![kind, n, 0]))
+    } else if kind == CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property {
+        // "a list of compute unit counts terminated with
+        // CL_DEVICE_PARTITION_BY_COUNTS_LIST_END".
+        let mut counts = Vec::new();
+        let mut i = 1;
+        loop {
+            let c = at(i);
+            i += 1;
+            if c == CL_DEVICE_PARTITION_BY_COUNTS_LIST_END as cl_device_partition_property {
+                break;
+            }
+            // "CL_INVALID_DEVICE_PARTITION_COUNT if ... the number of compute units requested
+            // for one or more sub-devices is less than zero or the number of sub-devices
+            // requested exceeds CL_DEVICE_PARTITION_MAX_SUB_DEVICES" (a sub-device of no
+            // compute unit could run nothing either).
+            if c <= 0 || c as u64 > units as u64 || counts.len() >= units as usize {
+                return Err(CL_INVALID_DEVICE_PARTITION_COUNT);
+            }
+            counts.push(c as u32);
+        }
+        if at(i) != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "... or the total number of compute units requested exceeds
+        // CL_DEVICE_MAX_COMPUTE_UNITS for in_device".
+        let total: u64 = counts.iter().map(|&c| c as u64).sum();
+        if counts.is_empty() || total > units as u64 {
+            return Err(CL_INVALID_DEVICE_PARTITION_COUNT);
+        }
+        let mut stored = vec![kind];
+        stored.extend(counts.iter().map(|&c| c as cl_device_partition_property));
+        stored.extend([
+            CL_DEVICE_PARTITION_BY_COUNTS_LIST_END as cl_device_partition_property,
+            0,
+        ]);
+        Ok((counts, stored))
+    } else {
+        Err(CL_INVALID_VALUE)
+    }
+}
+
+/// `clCreateSubDevices` (API 4.3).
 pub unsafe extern "C" fn clCreateSubDevices(
     in_device: cl_device_id,
-    _properties: *const cl_device_partition_property,
-    _num_devices: cl_uint,
-    _out_devices: *mut cl_device_id,
-    _num_devices_ret: *mut cl_uint,
+    properties: *const cl_device_partition_property,
+    num_devices: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices_ret: *mut cl_uint,
 ) -> cl_int {
     guard(|| {
         // "CL_INVALID_DEVICE if in_device is not a valid device."
-        Obj::<DeviceObj>::get(in_device)?;
-        // "CL_INVALID_VALUE if values specified in properties are not valid or if values
-        // specified in properties are valid but not supported by the device."
-        Err(CL_INVALID_VALUE)
+        let parent = Obj::<DeviceObj>::get(in_device)?;
+        // SAFETY: the caller's property list.
+        let (units, stored) = unsafe { partition(properties, parent.device.compute_units) }?;
+        // "CL_INVALID_VALUE if out_devices is not NULL and num_devices is less than the number
+        // of sub-devices created by the partition scheme."
+        if !out_devices.is_null() && (num_devices as usize) < units.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !out_devices.is_null() {
+            for (i, &n) in units.iter().enumerate() {
+                let mut device = (*parent.device).clone();
+                device.compute_units = n;
+                let sub = Obj::create(DeviceObj {
+                    device: Arc::new(device),
+                    parent: Some(parent.clone()),
+                    partition: stored.clone(),
+                });
+                // SAFETY: `out_devices` holds at least `units.len()` entries (checked above).
+                unsafe { *out_devices.add(i) = Obj::into_handle(sub) };
+            }
+        }
+        if !num_devices_ret.is_null() {
+            // SAFETY: a writable cl_uint.
+            unsafe { *num_devices_ret = units.len() as cl_uint };
+        }
+        Ok(())
     })
 }
 
-/// `clRetainDevice`: "the reference count of a root-level device remains unchanged".
+/// `clRetainDevice`: counts references of sub-devices; "the reference count of a root-level
+/// device remains unchanged".
 pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
-    guard(|| Obj::<DeviceObj>::get(device).map(|_| ()))
+    guard(|| {
+        if Obj::<DeviceObj>::get(device)?.is_sub_device() {
+            match Obj::<DeviceObj>::retain(device) {
+                CL_SUCCESS => Ok(()),
+                e => Err(e),
+            }
+        } else {
+            Ok(())
+        }
+    })
 }
 
-/// `clReleaseDevice`: as `clRetainDevice`.
+/// `clReleaseDevice`: as `clRetainDevice`; a sub-device whose count reaches 0 is gone once no
+/// context or queue uses it.
 pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
-    guard(|| Obj::<DeviceObj>::get(device).map(|_| ()))
+    guard(|| {
+        if Obj::<DeviceObj>::get(device)?.is_sub_device() {
+            match Obj::<DeviceObj>::release(device) {
+                CL_SUCCESS => Ok(()),
+                e => Err(e),
+            }
+        } else {
+            Ok(())
+        }
+    })
 }
 
 /// `clGetHostTimer` (API 4.3): the host clock, which is also the device clock.

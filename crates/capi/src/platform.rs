@@ -43,7 +43,7 @@ pub fn devices() -> &'static [Arc<Obj<DeviceObj>>] {
             .platform
             .devices()
             .into_iter()
-            .map(|device| Obj::create(DeviceObj { device }))
+            .map(|device| Obj::create(DeviceObj::root(device)))
             .collect()
     });
     // SAFETY-free: `platform()` is a static `Arc`, so the devices live for the process.

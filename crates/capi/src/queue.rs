@@ -140,7 +140,11 @@ fn create_queue(
     let out_of_order = properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0;
     let engine = runtime::commands::CommandQueue::with_order(out_of_order)
         .map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
-    let runner = runtime::Queue::new(&context.context);
+    let mut runner = runtime::Queue::new(&context.context);
+    // A sub-device's compute units are the worker threads its kernels run on.
+    if device.is_sub_device() {
+        runner = runner.with_threads(device.device.compute_units as usize);
+    }
     let obj = Obj::create(QueueObj {
         context,
         device,

@@ -304,3 +304,13 @@ fn c_program_runs_native_kernels_through_the_loader() {
     assert_eq!(failed, 0, "{output}");
     assert!(passed >= 18, "{output}");
 }
+
+#[test]
+fn c_program_partitions_the_device_through_the_loader() {
+    let Some(output) = run_c_program("subdevices") else {
+        return;
+    };
+    let (passed, failed) = counts(&output);
+    assert_eq!(failed, 0, "{output}");
+    assert!(passed >= 40, "{output}");
+}
