@@ -91,8 +91,9 @@ impl Device {
             "__opencl_c_atomic_scope_all_devices",
         ];
         let has = |name: &str| self.features.iter().any(|f| f == name);
-        // Read-write images were mandatory in 2.0 for devices with images.
-        let images_ok = !has("__opencl_c_images") || has("__opencl_c_read_write_images");
+        // Read-write images and 3D image writes were mandatory in 2.0 for devices with images.
+        let images_ok = !has("__opencl_c_images")
+            || (has("__opencl_c_read_write_images") && has("__opencl_c_3d_image_writes"));
         let mut versions = vec![(1, 0), (1, 1), (1, 2)];
         if images_ok && MANDATORY_IN_2_0.iter().all(|f| has(f)) {
             versions.push((2, 0));
