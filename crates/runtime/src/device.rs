@@ -154,6 +154,14 @@ impl Device {
                 // (devlib `math::f16`, test `half_arithmetic`).
                 "cl_khr_fp16",
                 "cl_khr_fp64",
+                // The 1.0 atomic extensions (core since 1.1; their `atom_*` names need them)
+                // and the 64-bit atomics, on both engines (test `int64_atomics`).
+                "cl_khr_global_int32_base_atomics",
+                "cl_khr_global_int32_extended_atomics",
+                "cl_khr_local_int32_base_atomics",
+                "cl_khr_local_int32_extended_atomics",
+                "cl_khr_int64_base_atomics",
+                "cl_khr_int64_extended_atomics",
                 "cl_khr_il_program",
                 // Modules importing OpenCL.DebugInfo.100 validate and lower (the debug
                 // instructions are ignored): kir/tests/lower_producers.rs.

@@ -1275,9 +1275,17 @@ impl<'a> Emitter<'a> {
             }
             other => other.scalar(),
         };
+        // The 64-bit `atom_*` functions come with cl_khr_int64_base_atomics (add, sub, xchg,
+        // inc, dec, cmpxchg) and cl_khr_int64_extended_atomics (min, max, and, or, xor).
+        let int64_extension = if kind <= 5 {
+            "cl_khr_int64_base_atomics"
+        } else {
+            "cl_khr_int64_extended_atomics"
+        };
+        let has_int64 = self.target.extensions.iter().any(|e| e == int64_extension);
         let ok_elem = match elem {
             Some(Scalar::Int | Scalar::UInt) => true,
-            Some(Scalar::Long | Scalar::ULong) => name.starts_with("atom_"),
+            Some(Scalar::Long | Scalar::ULong) => name.starts_with("atom_") && has_int64,
             Some(Scalar::Float) => kind == 2,
             _ => false,
         };
