@@ -1,0 +1,163 @@
+//! Pipe storage (SPIR-V 1.1, capability *PipeStorage*) on the interpreter and the JIT: a
+//! hand-written module (`pipe_storage/store.spvasm`) whose helper function holds one
+//! `OpConstantPipeStorage` (4-byte packets, capacity 8) and creates a write-only and a
+//! read-only pipe from it; the kernels `writer`, `reader` and `counts` call it. The storage is
+//! a program-scope object: packets written by one launch are read by a later launch of another
+//! kernel of the same program (one `ProgramGlobals`), writes fail when it is full and reads when
+//! it is empty (OpenCL C 2.0 §6.13.16.2: 0 on success, a negative value otherwise). Expected
+//! values by hand.
+
+use exec::{ArgValue, Engine, Interpreter, Jit, Launch, NdRange, ProgramGlobals};
+use spv::valid::Env;
+
+const STORE: &str = include_str!("pipe_storage/store.spvasm");
+
+/// `-1` as the kernels' `uint` status: a failed pipe operation.
+const FAILED: u32 = u32::MAX;
+
+fn lower(text: &str, env: &Env) -> kir::Module {
+    let module = spv::assemble(text).expect("assembles");
+    let valid = spv::valid::validate(module, env).expect("valid");
+    kir::lower::lower(&valid).expect("lowered")
+}
+
+fn engines() -> [Box<dyn Engine>; 2] {
+    [
+        Box::new(Interpreter {
+            checked: true,
+            ..Interpreter::new()
+        }),
+        Box::new(Jit::new()),
+    ]
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn word_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Runs `kernel(data, status)` over `n` work-items in groups of `local` on one thread;
+/// returns the new `(data, status)`.
+fn launch(
+    engine: &dyn Engine,
+    module: &kir::Module,
+    globals: &ProgramGlobals,
+    kernel: &str,
+    data: &[u32],
+    n: u64,
+    local: u64,
+) -> (Vec<u32>, Vec<u32>) {
+    let (index, _) = module.kernel(kernel).expect("kernel");
+    let mut data = word_bytes(data);
+    let mut status = vec![0xabu8; n as usize * 4];
+    let args = [
+        ArgValue::Buffer {
+            ptr: data.as_mut_ptr(),
+            len: data.len(),
+        },
+        ArgValue::Buffer {
+            ptr: status.as_mut_ptr(),
+            len: status.len(),
+        },
+    ];
+    engine
+        .run_with_globals(
+            &Launch {
+                module,
+                kernel: index,
+                args: &args,
+                nd: NdRange::new_1d(n, local),
+                threads: 1,
+            },
+            globals,
+        )
+        .unwrap_or_else(|e| panic!("{kernel} on {}: {e}", engine.name()));
+    (words(&data), words(&status))
+}
+
+/// `(packets in the pipe, capacity)` from the `counts` kernel.
+fn counts(engine: &dyn Engine, module: &kir::Module, globals: &ProgramGlobals) -> (u32, u32) {
+    let (data, status) = launch(engine, module, globals, "counts", &[0], 1, 1);
+    (data[0], status[0])
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v
+}
+
+/// The whole scenario on one engine and one environment; returns everything the kernels
+/// produced, for the engine comparison.
+fn scenario(engine: &dyn Engine, module: &kir::Module) -> Vec<Vec<u32>> {
+    let name = engine.name().to_string();
+    let globals = ProgramGlobals::new(module);
+    let mut seen = Vec::new();
+    assert_eq!(counts(engine, module, &globals), (0, 8), "{name}: fresh");
+
+    // 12 writers, room for 8: exactly 8 writes succeed, 4 find the pipe full.
+    let src: Vec<u32> = (0..12).map(|i| 100 + 7 * i).collect();
+    let (_, status) = launch(engine, module, &globals, "writer", &src, 12, 4);
+    assert_eq!(status.iter().filter(|&&s| s == 0).count(), 8, "{name}");
+    assert_eq!(status.iter().filter(|&&s| s == FAILED).count(), 4, "{name}");
+    let written: Vec<u32> = (0..12)
+        .filter(|&g| status[g] == 0)
+        .map(|g| src[g])
+        .collect();
+    seen.push(status);
+    assert_eq!(counts(engine, module, &globals), (8, 8), "{name}: full");
+
+    // A later launch of another kernel reads them: 12 readers, 8 packets, 4 find it empty.
+    let (got, status) = launch(engine, module, &globals, "reader", &[0; 12], 12, 3);
+    assert_eq!(status.iter().filter(|&&s| s == 0).count(), 8, "{name}");
+    assert_eq!(status.iter().filter(|&&s| s == FAILED).count(), 4, "{name}");
+    let read: Vec<u32> = (0..12)
+        .filter(|&g| status[g] == 0)
+        .map(|g| got[g])
+        .collect();
+    assert_eq!(sorted(read), sorted(written), "{name}: the packets written");
+    // Failed reads leave the destination alone.
+    assert!((0..12).all(|g| status[g] == 0 || got[g] == 0), "{name}");
+    seen.push(status);
+    seen.push(got);
+    assert_eq!(counts(engine, module, &globals), (0, 8), "{name}: drained");
+
+    // Empty: every read fails.
+    let (got, status) = launch(engine, module, &globals, "reader", &[5; 4], 4, 4);
+    assert_eq!(status, [FAILED; 4], "{name}: empty");
+    assert_eq!(got, [5; 4], "{name}");
+
+    // The ring wraps: 3 more packets after 8 went through, read back in order by one work-item
+    // each launch (a pipe is first in, first out for a single reader).
+    let (_, status) = launch(engine, module, &globals, "writer", &[41, 42, 43], 3, 1);
+    assert_eq!(status, [0; 3], "{name}");
+    for expected in [41, 42, 43] {
+        let (got, status) = launch(engine, module, &globals, "reader", &[0], 1, 1);
+        assert_eq!((got[0], status[0]), (expected, 0), "{name}: in order");
+    }
+
+    // Fresh program-scope storage starts empty again.
+    let other = ProgramGlobals::new(module);
+    assert_eq!(
+        counts(engine, module, &other),
+        (0, 8),
+        "{name}: new program"
+    );
+    seen
+}
+
+#[test]
+fn packets_persist_across_launches_and_kernels() {
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let module = lower(STORE, &env);
+    let [interp, jit] = engines();
+    let a = scenario(interp.as_ref(), &module);
+    let b = scenario(jit.as_ref(), &module);
+    // On one thread both engines run the work-items in the same order.
+    assert_eq!(a, b, "interpreter and JIT differ");
+}
