@@ -11,6 +11,7 @@ use exec::{ArgValue, Engine, Interpreter, Jit, Launch, NdRange, ProgramGlobals};
 use spv::valid::Env;
 
 const STORE: &str = include_str!("pipe_storage/store.spvasm");
+const RESERVE: &str = include_str!("pipe_storage/reserve.spvasm");
 
 /// `-1` as the kernels' `uint` status: a failed pipe operation.
 const FAILED: u32 = u32::MAX;
@@ -53,6 +54,21 @@ fn launch(
     n: u64,
     local: u64,
 ) -> (Vec<u32>, Vec<u32>) {
+    launch_on(engine, module, globals, kernel, data, n, local, 1)
+}
+
+/// [`launch`] on `threads` worker threads.
+#[allow(clippy::too_many_arguments)]
+fn launch_on(
+    engine: &dyn Engine,
+    module: &kir::Module,
+    globals: &ProgramGlobals,
+    kernel: &str,
+    data: &[u32],
+    n: u64,
+    local: u64,
+    threads: usize,
+) -> (Vec<u32>, Vec<u32>) {
     let (index, _) = module.kernel(kernel).expect("kernel");
     let mut data = word_bytes(data);
     let mut status = vec![0xabu8; n as usize * 4];
@@ -73,7 +89,7 @@ fn launch(
                 kernel: index,
                 args: &args,
                 nd: NdRange::new_1d(n, local),
-                threads: 1,
+                threads,
             },
             globals,
         )
@@ -160,4 +176,144 @@ fn packets_persist_across_launches_and_kernels() {
     let b = scenario(jit.as_ref(), &module);
     // On one thread both engines run the work-items in the same order.
     assert_eq!(a, b, "interpreter and JIT differ");
+}
+
+/// Reservations on a pipe storage passed between functions, on two threads: 8 work-items
+/// reserve 2 packets each in a storage of 10 (exactly 5 succeed); then work-groups of 4 reserve
+/// 4 packets for the group (2 of 3 groups succeed, 2 packets stay); then a group of 2 takes the
+/// last 2. Every packet written is read once.
+fn reservations(engine: &dyn Engine, module: &kir::Module) {
+    let name = engine.name().to_string();
+    let globals = ProgramGlobals::new(module);
+    let src: Vec<u32> = (0..16).map(|i| 1000 + i).collect();
+    let (_, ok) = launch_on(engine, module, &globals, "rwriter", &src, 8, 2, 2);
+    assert_eq!(ok.iter().filter(|&&x| x == 1).count(), 5, "{name}: {ok:?}");
+    assert!(ok.iter().all(|&x| x <= 1), "{name}");
+    let written: Vec<u32> = (0..8)
+        .filter(|&g| ok[g] == 1)
+        .flat_map(|g| [src[2 * g], src[2 * g + 1]])
+        .collect();
+
+    let (got, ok) = launch_on(engine, module, &globals, "greader", &[0; 12], 12, 4, 2);
+    for group in ok.chunks(4) {
+        assert!(group == [1; 4] || group == [0; 4], "{name}: {ok:?}");
+    }
+    assert_eq!(ok.iter().filter(|&&x| x == 1).count(), 8, "{name}: {ok:?}");
+    let mut read: Vec<u32> = (0..12).filter(|&g| ok[g] == 1).map(|g| got[g]).collect();
+    let (got, ok) = launch_on(engine, module, &globals, "greader", &[0; 2], 2, 2, 2);
+    assert_eq!(ok, [1, 1], "{name}: the last 2 packets");
+    read.extend(got);
+    assert_eq!(sorted(read), sorted(written), "{name}");
+    let (_, ok) = launch_on(engine, module, &globals, "greader", &[0; 2], 2, 2, 2);
+    assert_eq!(ok, [0, 0], "{name}: empty");
+}
+
+#[test]
+fn reservations_on_a_storage_passed_between_functions() {
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let module = lower(RESERVE, &env);
+    for engine in engines() {
+        reservations(engine.as_ref(), &module);
+    }
+}
+
+#[test]
+fn a_packet_size_other_than_the_storage_s_is_an_error() {
+    // SPIR-V 3.42.23: Packet Size must be the pipe's; the storage has 4-byte packets.
+    let text = STORE.replace(
+        "%w = OpWritePipe %uint %wp %gelem %uint_4 %uint_4",
+        "%w = OpWritePipe %uint %wp %gelem %uint_2 %uint_2",
+    );
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let module = lower(&text, &env);
+    let (index, _) = module.kernel("writer").expect("kernel");
+    let mut data = vec![0u8; 4];
+    let mut status = vec![0u8; 4];
+    let args = [
+        ArgValue::Buffer {
+            ptr: data.as_mut_ptr(),
+            len: data.len(),
+        },
+        ArgValue::Buffer {
+            ptr: status.as_mut_ptr(),
+            len: status.len(),
+        },
+    ];
+    for engine in engines() {
+        let err = engine
+            .run(&Launch {
+                module: &module,
+                kernel: index,
+                args: &args,
+                nd: NdRange::new_1d(1, 1),
+                threads: 1,
+            })
+            .expect_err("packet size mismatch");
+        assert!(
+            err.to_string().contains("packet size"),
+            "{}: {err}",
+            engine.name()
+        );
+    }
+}
+
+#[test]
+fn each_constant_is_its_own_storage() {
+    // A second OpConstantPipeStorage with the same operands is another object: the `counts`
+    // kernel reads the new one, which stays empty while the writer fills the first.
+    let text = STORE
+        .replace(
+            "%storage = OpConstantPipeStorage %ps 4 4 8",
+            "%storage = OpConstantPipeStorage %ps 4 4 8\n%other = OpConstantPipeStorage %ps 4 4 8",
+        )
+        .replace(
+            "%count = OpLabel",
+            "%count = OpLabel\n%rp2 = OpCreatePipeFromPipeStorage %rpipe %other",
+        )
+        .replace(
+            "%n = OpGetNumPipePackets %uint %rp %uint_4 %uint_4",
+            "%n = OpGetNumPipePackets %uint %rp2 %uint_4 %uint_4",
+        );
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let module = lower(&text, &env);
+    assert_eq!(
+        module
+            .globals
+            .iter()
+            .filter(|g| g.space == kir::AddrSpace::Global)
+            .count(),
+        2
+    );
+    for engine in engines() {
+        let globals = ProgramGlobals::new(&module);
+        launch(
+            engine.as_ref(),
+            &module,
+            &globals,
+            "writer",
+            &[1, 2, 3],
+            3,
+            1,
+        );
+        assert_eq!(
+            counts(engine.as_ref(), &module, &globals),
+            (0, 8),
+            "{}",
+            engine.name()
+        );
+    }
+}
+
+#[test]
+fn the_device_environment_of_oxcl_accepts_it() {
+    // A 3.0 device listing PipeStorage, as `runtime::Device::validation_env` does.
+    let env = Env::from_target_env("opencl3.0")
+        .expect("env")
+        .with_capability(spv::Capability::PipeStorage);
+    let module = lower(STORE, &env);
+    let globals = ProgramGlobals::new(&module);
+    let jit = Jit::new();
+    let (_, status) = launch(&jit, &module, &globals, "writer", &[9; 9], 9, 3);
+    assert_eq!(status.iter().filter(|&&s| s == 0).count(), 8);
+    assert_eq!(counts(&jit, &module, &globals), (8, 8));
 }
