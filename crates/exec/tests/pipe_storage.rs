@@ -317,3 +317,26 @@ fn the_device_environment_of_oxcl_accepts_it() {
     assert_eq!(status.iter().filter(|&&s| s == 0).count(), 8);
     assert_eq!(counts(&jit, &module, &globals), (8, 8));
 }
+
+#[test]
+fn storage_beyond_the_module_limit_is_unsupported() {
+    // 1024-byte packets × 65536 = 64 MiB of packets, plus the header and slot states: over
+    // the 64 MiB the storages of a module may take.
+    let text = STORE.replace(
+        "OpConstantPipeStorage %ps 4 4 8",
+        "OpConstantPipeStorage %ps 1024 4 65536",
+    );
+    let module = spv::assemble(&text).expect("assembles");
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let valid = spv::valid::validate(module, &env).expect("valid");
+    match kir::lower::lower(&valid) {
+        Ok(_) => panic!("lowered a storage over the limit"),
+        Err(e) => {
+            assert!(
+                matches!(e, kir::lower::LowerError::Unsupported { .. }),
+                "{e:?}"
+            );
+            assert!(e.to_string().contains("64 MiB"), "{e}");
+        }
+    }
+}

@@ -11,7 +11,9 @@
 //! as they use a pipe kernel argument (`lower/pipe.rs`).
 //!
 //! Capacity is "the minimum number of Packet Size blocks" the storage can hold (SPIR-V
-//! 3.42.23), so a capacity of 0 gets one slot (a pipe needs at least one).
+//! 3.42.23), so a capacity of 0 gets one slot (a pipe needs at least one). The storages of a
+//! module take at most [`MAX_STORAGE_BYTES`] together (more is reported as unsupported): the
+//! lowering and every built program allocate them whole.
 
 use spv::{Instruction, Op};
 
@@ -24,10 +26,15 @@ use crate::{pipe_layout, AddrSpace, Global, Module};
 /// ([`pipe_layout::packets_offset`]).
 const STORAGE_ALIGN: u32 = 128;
 
+/// The most bytes the pipe storages of one module may take (headers, slot states and packets):
+/// 64 MiB, e.g. a million 64-byte packets.
+pub(crate) const MAX_STORAGE_BYTES: u64 = 64 << 20;
+
 impl ModuleLowering<'_> {
     /// Makes one `__global` module variable, holding an empty pipe, per
     /// `OpConstantPipeStorage Result Type, Packet Size, Packet Alignment, Capacity`.
     pub(crate) fn lower_pipe_storages(&mut self, module: &mut Module) -> Result<(), LowerError> {
+        let mut total = 0u64;
         for inst in self
             .insts
             .iter()
@@ -39,7 +46,15 @@ impl ModuleLowering<'_> {
             if capacity > pipe_layout::MAX_PACKETS_LIMIT {
                 return Err(inst.unsupported("pipe storage of 2^31 packets or more"));
             }
-            let size = u32::try_from(pipe_layout::byte_len(packet_size, capacity))
+            let bytes = pipe_layout::byte_len(packet_size, capacity);
+            total += bytes;
+            if total > MAX_STORAGE_BYTES {
+                return Err(inst.unsupported(&format!(
+                    "pipe storage beyond {} MiB in a module",
+                    MAX_STORAGE_BYTES >> 20
+                )));
+            }
+            let size = u32::try_from(bytes)
                 .map_err(|_| inst.unsupported("pipe storage of 4 GiB or more"))?;
             let mut init = vec![0u8; size as usize];
             pipe_layout::init(&mut init, packet_size, capacity)
