@@ -4,8 +4,11 @@
 //! read-only pipe from it; the kernels `writer`, `reader` and `counts` call it. The storage is
 //! a program-scope object: packets written by one launch are read by a later launch of another
 //! kernel of the same program (one `ProgramGlobals`), writes fail when it is full and reads when
-//! it is empty (OpenCL C 2.0 §6.13.16.2: 0 on success, a negative value otherwise). Expected
-//! values by hand.
+//! it is empty (OpenCL C 2.0 §6.13.16.2: 0 on success, a negative value otherwise). Also:
+//! reservations and work-group reservations on a storage passed between functions
+//! (`pipe_storage/reserve.spvasm`, two threads), a packet size other than the storage's, two
+//! constants being two storages, a Physical32 module, the module size limit. Both engines
+//! everywhere; expected values by hand.
 
 use exec::{ArgValue, Engine, Interpreter, Jit, Launch, NdRange, ProgramGlobals};
 use spv::valid::Env;
@@ -338,5 +341,95 @@ fn storage_beyond_the_module_limit_is_unsupported() {
             );
             assert!(e.to_string().contains("64 MiB"), "{e}");
         }
+    }
+}
+
+/// One work-item of a Physical32 module (32-bit pointers and pipes) writes 5 and 6 into a
+/// storage of capacity 1 (the second write fails: full), reads 5 back, and a second read fails
+/// (empty); `out` gets the six results.
+const PHYSICAL32: &str = "; Version: 1.1
+OpCapability Addresses
+OpCapability Kernel
+OpCapability GenericPointer
+OpCapability Pipes
+OpCapability PipeStorage
+OpMemoryModel Physical32 OpenCL
+OpEntryPoint Kernel %k \"k\"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ps = OpTypePipeStorage
+%rpipe = OpTypePipe ReadOnly
+%wpipe = OpTypePipe WriteOnly
+%pg = OpTypePointer CrossWorkgroup %uint
+%pf = OpTypePointer Function %uint
+%pgen = OpTypePointer Generic %uint
+%fn = OpTypeFunction %void %pg
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%u4 = OpConstant %uint 4
+%u5 = OpConstant %uint 5
+%u6 = OpConstant %uint 6
+%k = OpFunction %void None %fn
+%out = OpFunctionParameter %pg
+%e = OpLabel
+%v = OpVariable %pf Function
+%g = OpPtrCastToGeneric %pgen %v
+%s = OpConstantPipeStorage %ps 4 4 1
+%wp = OpCreatePipeFromPipeStorage %wpipe %s
+%rp = OpCreatePipeFromPipeStorage %rpipe %s
+OpStore %v %u5
+%a = OpWritePipe %uint %wp %g %u4 %u4
+OpStore %v %u6
+%b = OpWritePipe %uint %wp %g %u4 %u4
+OpStore %v %u0
+%c = OpReadPipe %uint %rp %g %u4 %u4
+%x = OpLoad %uint %v
+%d = OpReadPipe %uint %rp %g %u4 %u4
+%n = OpGetNumPipePackets %uint %rp %u4 %u4
+%o1 = OpInBoundsPtrAccessChain %pg %out %u1
+%o2 = OpInBoundsPtrAccessChain %pg %out %u2
+%o3 = OpInBoundsPtrAccessChain %pg %out %u3
+%o4 = OpInBoundsPtrAccessChain %pg %out %u4
+%o5 = OpInBoundsPtrAccessChain %pg %out %u5
+OpStore %out %a Aligned 4
+OpStore %o1 %b Aligned 4
+OpStore %o2 %c Aligned 4
+OpStore %o3 %x Aligned 4
+OpStore %o4 %d Aligned 4
+OpStore %o5 %n Aligned 4
+OpReturn
+OpFunctionEnd
+";
+
+#[test]
+fn a_32_bit_module_uses_its_storage() {
+    let mut env = Env::from_target_env("opencl2.2").expect("env");
+    env.address_bits = 32;
+    let module = lower(PHYSICAL32, &env);
+    assert_eq!(module.address_bits, 32);
+    let (index, _) = module.kernel("k").expect("kernel");
+    for engine in engines() {
+        let mut out = vec![0xeeu8; 24];
+        let args = [ArgValue::Buffer {
+            ptr: out.as_mut_ptr(),
+            len: out.len(),
+        }];
+        engine
+            .run(&Launch {
+                module: &module,
+                kernel: index,
+                args: &args,
+                nd: NdRange::new_1d(1, 1),
+                threads: 1,
+            })
+            .unwrap_or_else(|e| panic!("{}: {e}", engine.name()));
+        assert_eq!(
+            words(&out),
+            [0, FAILED, 0, 5, FAILED, 0],
+            "{}",
+            engine.name()
+        );
     }
 }

@@ -89,6 +89,15 @@ fn the_capability_follows_the_environment() {
     assert!(result.is_err(), "a SPIR-V 1.0 module used pipe storage");
 }
 
+#[test]
+fn the_capability_must_be_declared() {
+    // SPIR-V 2.16.1: OpTypePipeStorage and the two instructions need PipeStorage.
+    let text = kernel(&["Pipes"], TYPES, &body(GOOD));
+    if let Some(result) = check_text(&text, "1.1", &env("opencl2.2")) {
+        expect_rule(result, "capabilities used must be declared");
+    }
+}
+
 /// Asserts oxcl rejects the body (after `TYPES`) for OpenCL 2.2 citing `rule`.
 #[track_caller]
 fn rejected(stmts: &str, rule: &str) {
