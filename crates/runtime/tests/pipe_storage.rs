@@ -117,6 +117,9 @@ fn the_storage_belongs_to_the_built_program() {
         let ctx = Context::new(Platform::get().devices().remove(0));
         let program = Program::from_il(&ctx, &il).expect("program");
         program.build("").expect("build");
+        // The storage is the program's global storage: a 64-byte header, 4 slot states
+        // (rounded up to 128 bytes) and 4 packets of 4 bytes.
+        assert_eq!(program.global_variable_total_size().unwrap(), 128 + 16);
         let queue = Queue::new(&ctx).with_engine(engine);
         // Capacity 4: of 6 writers, 4 succeed (whichever run first) and 2 find it full.
         let (_, status) = run(&ctx, &queue, &program, "writer", &[10, 11, 12, 13, 14, 15]);
