@@ -433,3 +433,25 @@ fn a_32_bit_module_uses_its_storage() {
         );
     }
 }
+
+#[test]
+fn the_lowered_module_prints_and_parses_back() {
+    // The storage is an initialised `__global` variable of the kir text format: 8 packets of
+    // 4 bytes after a header of 128 bytes (64 + 8 slot states, rounded up to 128).
+    let env = Env::from_target_env("opencl2.2").expect("env");
+    let module = lower(STORE, &env);
+    let storage = module
+        .globals
+        .iter()
+        .find(|g| g.name == "storage")
+        .expect("the storage variable, named by OpName");
+    assert_eq!(
+        (storage.size, storage.space),
+        (128 + 32, kir::AddrSpace::Global)
+    );
+    let text = module.to_string();
+    let parsed = kir::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // Entity numbers are renumbered by printing, so compare the variables and the text.
+    assert_eq!(parsed.globals, module.globals);
+    assert_eq!(parsed.to_string(), text);
+}
