@@ -1,21 +1,10 @@
 //! Pipe memory objects: the layout both the host (`runtime`'s `Pipe`) and the engines use, and
 //! the pipe operations of kir's `pipe` instruction (SPIR-V 3.42.23; OpenCL C 2.0 §6.13.16).
 //!
-//! The OpenCL API leaves the memory layout of a pipe to the implementation (`clCreatePipe`). A
-//! pipe is an ordinary global buffer ([`crate::ArgValue::Buffer`] for a kir `ArgKind::Pipe`
-//! argument) holding, little-endian:
-//!
-//! | bytes | field |
-//! | --- | --- |
-//! | 0..4 | lock word (0 free, 1 held): every operation runs under it |
-//! | 4..8 | packet size in bytes |
-//! | 8..12 | maximum number of packets (the ring's capacity) |
-//! | 12..16 | packets written and committed, not yet read or reserved for reading |
-//! | 16..24 | read position: packets ever reserved or read (slot = position mod capacity) |
-//! | 24..32 | write position: packets ever reserved or written |
-//! | 32..36 | magic `PIPE` (0x4550_4950) |
-//! | 64..64+capacity | one state byte per slot: empty, being written, full, being read |
-//! | [`packets_offset`].. | the packets, `packet size` bytes each |
+//! A pipe is an ordinary global buffer ([`crate::ArgValue::Buffer`] for a kir `ArgKind::Pipe`
+//! argument, or the program-scope variable of an `OpConstantPipeStorage`) with the layout of
+//! [`kir::pipe_layout`] (header with the lock word, packet size, capacity, count, read and write
+//! positions; one state byte per slot; the packets).
 //!
 //! A write takes the slot at the write position if it is empty, a read the slot at the read
 //! position if it is full; otherwise they fail (the pipe is full or empty from that point of view:
@@ -29,55 +18,19 @@
 //! `1 << 63 | first_slot << 32 | count`, a 32-bit one `1 << 31 | first_slot << 16 | count` (a
 //! reservation whose slot or count does not fit fails).
 
+pub use kir::pipe_layout::{byte_len, init, packets_offset};
+use kir::pipe_layout::{
+    MAGIC, OFF_COUNT, OFF_LOCK, OFF_MAGIC, OFF_MAX_PACKETS, OFF_PACKET_SIZE, OFF_READ, OFF_STATES,
+    OFF_WRITE,
+};
 use kir::PipeOp;
 
 use crate::interp::memory::{Fault, Memory};
-
-const OFF_LOCK: u64 = 0;
-const OFF_PACKET_SIZE: u64 = 4;
-const OFF_MAX_PACKETS: u64 = 8;
-const OFF_COUNT: u64 = 12;
-const OFF_READ: u64 = 16;
-const OFF_WRITE: u64 = 24;
-const OFF_MAGIC: u64 = 32;
-const OFF_STATES: u64 = 64;
-const MAGIC: u32 = 0x4550_4950;
 
 const EMPTY: u8 = 0;
 const WRITING: u8 = 1;
 const FULL: u8 = 2;
 const READING: u8 = 3;
-
-/// Where the packets start: after the state bytes, 128-byte aligned (the largest OpenCL C type,
-/// `long16`/`double16`, is 128 bytes).
-pub fn packets_offset(max_packets: u32) -> u64 {
-    (OFF_STATES + u64::from(max_packets)).div_ceil(128) * 128
-}
-
-/// Bytes of memory a pipe of `max_packets` packets of `packet_size` bytes needs.
-pub fn byte_len(packet_size: u32, max_packets: u32) -> u64 {
-    packets_offset(max_packets) + u64::from(packet_size) * u64::from(max_packets)
-}
-
-/// Writes an empty pipe's header and slot states into `mem`, which holds at least the first
-/// [`packets_offset`] bytes of the pipe's memory (the packets need no initial value).
-pub fn init(mem: &mut [u8], packet_size: u32, max_packets: u32) -> Result<(), &'static str> {
-    if packet_size == 0 || max_packets == 0 {
-        return Err("packet size and maximum packets must be positive");
-    }
-    if max_packets >= 1 << 31 {
-        return Err("too many packets");
-    }
-    let states_end = (OFF_STATES + u64::from(max_packets)) as usize;
-    if (mem.len() as u64) < packets_offset(max_packets) {
-        return Err("memory too small for the pipe");
-    }
-    mem[..states_end].fill(0);
-    mem[4..8].copy_from_slice(&packet_size.to_le_bytes());
-    mem[8..12].copy_from_slice(&max_packets.to_le_bytes());
-    mem[32..36].copy_from_slice(&MAGIC.to_le_bytes());
-    Ok(())
-}
 
 /// Checks that `len` bytes at `ptr` (valid for reads, see the crate's safety contract) hold a
 /// pipe made by [`init`].

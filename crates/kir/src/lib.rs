@@ -25,6 +25,7 @@ pub mod inst;
 pub mod lower;
 pub mod module;
 pub mod parse;
+pub mod pipe_layout;
 pub mod print;
 pub mod types;
 pub mod verify;

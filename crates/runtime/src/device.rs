@@ -291,6 +291,11 @@ impl Device {
         );
         env.extensions = self.extensions.clone();
         env.features = self.features.clone();
+        // Pipe storage (SPIR-V 1.1, required of OpenCL 2.2 devices only): both engines run it
+        // on the pipe implementation (`kir` lowers it to a program-scope pipe).
+        if self.pipe_support() {
+            env.capabilities.push(spv::Capability::PipeStorage);
+        }
         env
     }
 }

@@ -15,9 +15,12 @@ use spv::valid::{feature, Env};
 use spv::Op;
 
 /// The device environment of the corpus: OpenCL 3.0 full profile with all features and
-/// extensions (a module may use anything the environment admits).
+/// extensions (a module may use anything the environment admits), and pipe storage, which
+/// oxcl's device supports beyond what the 3.0 environment requires.
 pub fn env() -> Env {
-    let mut env = Env::from_target_env("opencl3.0").expect("env");
+    let mut env = Env::from_target_env("opencl3.0")
+        .expect("env")
+        .with_capability(spv::Capability::PipeStorage);
     for f in [feature::INT64, feature::FP64] {
         env = env.with_feature(f);
     }

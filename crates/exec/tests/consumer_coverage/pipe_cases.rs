@@ -287,7 +287,7 @@ pub fn vectors(engine: &dyn Engine, module: &kir::Module) {
 pub fn run_all() -> BTreeSet<Op> {
     let bytes = harness::compile(SOURCE, "CL2.0");
     let module = spv::read_bytes(&bytes).expect("readable SPIR-V");
-    let ops: BTreeSet<Op> = module.instructions.iter().map(|i| i.op).collect();
+    let mut ops: BTreeSet<Op> = module.instructions.iter().map(|i| i.op).collect();
     let valid = spv::valid::validate(module, &harness::env()).expect("valid pipes module");
     let lowered = kir::lower::lower(&valid).unwrap_or_else(|e| panic!("lowering failed: {e}"));
     let interp = Interpreter {
@@ -301,5 +301,41 @@ pub fn run_all() -> BTreeSet<Op> {
         work_group(engine, &lowered);
         vectors(engine, &lowered);
     }
+    ops.extend(pipe_storage());
     ops
+}
+
+/// Pipe storage (SPIR-V 1.1 *PipeStorage*): one work-item writes 7 and 9 into a storage of
+/// capacity 2 through a pipe made from it, a third write finds it full (-1), it reads 7 then 9
+/// back through a second pipe made from the same storage, and a third read finds it empty.
+fn pipe_storage() -> BTreeSet<Op> {
+    harness::Asm {
+        version: "1.1",
+        capabilities: "OpCapability Pipes\nOpCapability PipeStorage",
+        decls: "%pstore = OpTypePipeStorage\n%wpipe = OpTypePipe WriteOnly\n\
+                %rpipe = OpTypePipe ReadOnly",
+        body: "%v = OpVariable %ptr_fn_uint Function
+%g = OpPtrCastToGeneric %ptr_gen_uint %v
+%storage = OpConstantPipeStorage %pstore 4 4 2
+%wp = OpCreatePipeFromPipeStorage %wpipe %storage
+%rp = OpCreatePipeFromPipeStorage %rpipe %storage
+OpStore %v %u7
+%r0 = OpWritePipe %uint %wp %g %u4 %u4
+OpStore %v %u9
+%r1 = OpWritePipe %uint %wp %g %u4 %u4
+%r2 = OpWritePipe %uint %wp %g %u4 %u4
+%r3 = OpGetNumPipePackets %uint %rp %u4 %u4
+OpStore %v %u0
+%r4 = OpReadPipe %uint %rp %g %u4 %u4
+%r5 = OpLoad %uint %v
+%r6 = OpReadPipe %uint %rp %g %u4 %u4
+%r7 = OpLoad %uint %v
+%r8 = OpReadPipe %uint %rp %g %u4 %u4
+%r9 = OpGetMaxPipePackets %uint %wp %u4 %u4",
+        ..Default::default()
+    }
+    .run(
+        "pipe storage",
+        &[0, 0, u32::MAX, 2, 0, 7, 0, 9, u32::MAX, 2],
+    )
 }

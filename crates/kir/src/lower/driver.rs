@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use spv::{AddressingModel, Capability, Decoration, Instruction, Op};
+use spv::{AddressingModel, Decoration, Instruction, Op};
 
 use super::constants::const_bytes_with_relocs;
 use super::function::FnLower;
@@ -52,7 +52,6 @@ pub(crate) fn lower_instructions(
         })
         .transpose()?
         .unwrap_or(64);
-    reject_unsupported_features(insts)?;
     let info = module_info::analyze(insts, address_bits, options)?;
 
     let mut lowering = ModuleLowering {
@@ -68,6 +67,7 @@ pub(crate) fn lower_instructions(
     };
     let mut module = Module::new(address_bits);
     lowering.lower_globals(&mut module)?;
+    lowering.lower_pipe_storages(&mut module)?;
 
     // Kernel parameter descriptions.
     for ep in lowering.info.entry_points.clone() {
@@ -135,39 +135,6 @@ pub(crate) fn lower_instructions(
     }
     super::verify_module(&module)?;
     Ok(module)
-}
-
-/// Capabilities whose instructions the consumer does not execute yet, with the feature's name.
-const UNSUPPORTED_CAPABILITIES: &[(Capability, &str)] =
-    &[(Capability::PipeStorage, "pipe storage")];
-
-/// Fails on the first instruction (other than a type declaration) that only a capability of
-/// [`UNSUPPORTED_CAPABILITIES`] enables, naming the instruction and the capability.
-/// Pipe storage is for OpenCL 2.2 devices only (the 3.0 environment asks it of no 3.0 device).
-fn reject_unsupported_features(insts: &[Instruction]) -> Result<(), LowerError> {
-    for inst in insts {
-        let info = inst.op.info();
-        if info.class == "Type-Declaration" || info.capabilities.is_empty() {
-            continue;
-        }
-        let unsupported = info
-            .capabilities
-            .iter()
-            .all(|c| UNSUPPORTED_CAPABILITIES.iter().any(|(u, _)| u == c));
-        if unsupported {
-            let (cap, feature) = UNSUPPORTED_CAPABILITIES
-                .iter()
-                .find(|(u, _)| info.capabilities.contains(u))
-                .copied()
-                .unwrap_or(UNSUPPORTED_CAPABILITIES[0]);
-            return Err(inst.unsupported(&format!(
-                "{feature} ({} needs capability {})",
-                info.name,
-                cap.name()
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// `(id, type)` of each `OpFunctionParameter` of a function.

@@ -151,8 +151,9 @@ impl TypeTable {
             TypeKind::Opaque {
                 what: "named_barrier",
             } => Some(Type::I64),
-            // A pipe is the address of its memory object (kir `ArgKind::Pipe`).
-            TypeKind::Opaque { what } if what.ends_with(" pipe") => {
+            // A pipe is the address of its memory object (kir `ArgKind::Pipe`); so is a pipe
+            // storage (`lower/pipe_storage.rs`).
+            TypeKind::Opaque { what } if what.ends_with(" pipe") || *what == "pipe storage" => {
                 Some(Type::Ptr(crate::AddrSpace::Global))
             }
             TypeKind::Opaque { .. } => {

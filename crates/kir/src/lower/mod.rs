@@ -39,14 +39,16 @@
 //! ignored), images (`image`: `OpSampledImage`, `OpImage`, `OpImageSampleExplicitLod` with
 //! `Lod`, `OpImageRead`, `OpImageFetch`, `OpImageWrite`, `OpImageQuery*`, `OpConstantSampler`,
 //! image kernel arguments as `ArgKind::Image`), pipes (`pipe`: `OpReadPipe` …
-//! `OpGroupCommitWritePipe`, `OpIsValidReserveId`, `OpGetNum/MaxPipePackets`) and device-side
+//! `OpGroupCommitWritePipe`, `OpIsValidReserveId`, `OpGetNum/MaxPipePackets`), pipe storage
+//! (`pipe_storage`: `OpConstantPipeStorage` is a program-scope variable holding an empty pipe,
+//! `OpCreatePipeFromPipeStorage` its address) and device-side
 //! enqueue (`enqueue`: `OpEnqueueKernel`, `OpEnqueueMarker`, `OpBuildNDRange`, events, queues
 //! and the `OpGetKernel*` queries).
 //! `crates/exec/tests/consumer_coverage.rs` checks that every opcode an OpenCL full-profile
 //! environment admits runs, except the gaps below.
 //!
 //! Not supported yet (an `Unsupported` error naming the instruction and the capability):
-//! pipe storage (OpenCL 2.2 devices only), named barriers, image reads with explicit gradients (`Grad`),
+//! named barriers, image reads with explicit gradients (`Grad`),
 //! calls to functions without a body (link modules first with `spv::link`).
 //!
 //! [`fuzz::read_validate_lower`] is the fuzzing entry point (read → validate → lower).
@@ -67,6 +69,7 @@ mod memory;
 mod module_info;
 mod ops;
 mod pipe;
+mod pipe_storage;
 mod promote;
 mod subgroup;
 #[cfg(test)]

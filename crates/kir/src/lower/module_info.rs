@@ -451,6 +451,8 @@ fn type_kind(inst: &Instruction, info: &ModuleInfo) -> Result<Option<TypeKind>, 
             2 => opaque("read_write pipe"),
             _ => opaque("read_only pipe"),
         },
+        // A pipe storage is the address of its memory, like a pipe (`lower/pipe_storage.rs`).
+        Op::TypePipeStorage => opaque("pipe storage"),
         Op::TypeImage => opaque("image"),
         Op::TypeSampler => opaque("sampler_t"),
         Op::TypeSampledImage => opaque("sampled image"),

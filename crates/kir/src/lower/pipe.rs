@@ -79,6 +79,9 @@ impl FnLower<'_, '_> {
                 self.lower_group_reserve(inst)
             }
             Op::GroupCommitReadPipe | Op::GroupCommitWritePipe => self.lower_group_commit(inst),
+            Op::ConstantPipeStorage | Op::CreatePipeFromPipeStorage => {
+                self.lower_pipe_storage(inst)
+            }
             _ => Err(inst.unsupported("this pipe instruction")),
         }
     }
@@ -203,5 +206,7 @@ pub(crate) fn is_pipe_op(op: Op) -> bool {
             | Op::GroupReserveWritePipePackets
             | Op::GroupCommitReadPipe
             | Op::GroupCommitWritePipe
+            | Op::ConstantPipeStorage
+            | Op::CreatePipeFromPipeStorage
     )
 }

@@ -53,6 +53,11 @@ pub struct Env {
     pub address_bits: u32,
     pub extensions: Vec<String>,
     pub features: Vec<String>,
+    /// Optional SPIR-V capabilities the device supports beyond those its version, profile,
+    /// features and extensions make required (a device may consume more than the environment
+    /// requires; cl_khr_spirv_queries reports them as `CL_DEVICE_SPIRV_CAPABILITIES_KHR`).
+    /// Consulted for *PipeStorage*, which the environment requires of OpenCL 2.2 devices only.
+    pub capabilities: Vec<Capability>,
 }
 
 /// The error of [`Env::from_target_env`].
@@ -107,6 +112,7 @@ impl Env {
             address_bits,
             extensions: Vec::new(),
             features: Vec::new(),
+            capabilities: Vec::new(),
         }
     }
 
@@ -170,6 +176,14 @@ impl Env {
     pub fn with_feature(mut self, name: &str) -> Env {
         if !self.features.iter().any(|f| f == name) {
             self.features.push(name.to_string());
+        }
+        self
+    }
+
+    /// Adds an optional SPIR-V capability the device supports (see [`Env::capabilities`]).
+    pub fn with_capability(mut self, cap: Capability) -> Env {
+        if !self.capabilities.contains(&cap) {
+            self.capabilities.push(cap);
         }
         self
     }
@@ -258,7 +272,9 @@ impl Env {
             C::SubgroupDispatch => {
                 v == ClVersion::Cl22 || (v == ClVersion::Cl30 && self.subgroups())
             }
-            C::PipeStorage => v == ClVersion::Cl22,
+            // env 3.1 / 3.0 "Required Capabilities": OpenCL 2.2 devices; other devices when
+            // they list it in `capabilities`.
+            C::PipeStorage => v == ClVersion::Cl22 || self.capabilities.contains(&cap),
             C::ImageBasic => self.images(),
             C::LiteralSampler | C::Sampled1D | C::Image1D | C::SampledBuffer | C::ImageBuffer => {
                 self.images() && declared(C::ImageBasic)

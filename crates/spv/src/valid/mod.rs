@@ -19,6 +19,8 @@
 //! - **Instruction types** (`types`): operand and result types of arithmetic, bit,
 //!   relational, logical, conversion, composite, vector, access-chain, select, phi and copy
 //!   instructions.
+//! - **Pipe storage** (`pipe_storage`): Result Types of `OpConstantPipeStorage` and
+//!   `OpCreatePipeFromPipeStorage`, packet size and alignment, the Pipe Storage operand's type.
 //! - **Module-wide rules** (`module_rules`): non-aggregate types declared once, function
 //!   declarations imported and before definitions, execution modes on entry points, entry points
 //!   unique by name and execution model, entry-point interfaces complete for the static call
@@ -53,6 +55,7 @@ mod layout;
 mod module_rules;
 mod opencl;
 mod operands;
+mod pipe_storage;
 mod types;
 
 pub use env::{feature, ClVersion, Env, Profile, UnknownTargetEnv};
@@ -94,6 +97,7 @@ pub fn validate(module: Module, env: &Env) -> Result<ValidModule, ValidationErro
         cfg::check(&mut ctx);
         module_rules::check(&mut ctx);
         types::check(&mut ctx);
+        pipe_storage::check(&mut ctx);
         caps::check(&mut ctx);
         opencl::check(&mut ctx);
         decorations::check(&mut ctx);
