@@ -51,6 +51,11 @@ pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Run on the interpreter in checked mode: also report data races on `__local` memory
+    /// between barriers (out-of-bounds accesses and barrier divergence are errors on every
+    /// engine). Programs using liboxcl.so get the same with `OXCL_ENGINE=checked`.
+    #[arg(long)]
+    check: bool,
 }
 
 fn parse_dims(text: &str, what: &str) -> Result<Vec<usize>> {
@@ -216,7 +221,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode> {
         bail!("--global, --local and --offset must have the same number of dimensions");
     }
     let range = runtime::NdRange::new(&global, local.as_deref(), offset.as_deref());
-    let queue = runtime::Queue::new(&context).with_threads(args.threads);
+    let mut queue = runtime::Queue::new(&context).with_threads(args.threads);
+    if args.check {
+        queue = queue.with_engine(runtime::EngineKind::Checked);
+    }
     // A default device queue, so kernels can enqueue children (device-side enqueue); kept
     // alive for the whole run.
     let _device_queue = runtime::DeviceQueue::new(&context, None, true).ok();

@@ -475,3 +475,62 @@ fn run_gives_a_kernel_an_empty_pipe() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn run_check_reports_local_memory_races_once() {
+    // Work-item l reads its neighbour's slot with no barrier after the writes: a race that
+    // only checked mode reports (OpenCL C 2.0 §3.3.5: unordered conflicting accesses).
+    let source = temp("race.cl");
+    std::fs::write(
+        &source,
+        "kernel void racy(global int *out, local int *t) {\n\
+         int l = get_local_id(0);\n\
+         t[l] = l;\n\
+         out[get_global_id(0)] = t[(l + 1) % get_local_size(0)];\n\
+         }\n",
+    )
+    .expect("write");
+    let path = source.to_str().expect("path");
+    let args = [
+        "run",
+        path,
+        "--kernel",
+        "racy",
+        "--global",
+        "8",
+        "--local",
+        "8",
+        "--arg",
+        "zeros:int:8",
+        "--arg",
+        "local:32",
+    ];
+    let plain = oxcl(&args);
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    let mut checked_args = args.to_vec();
+    checked_args.push("--check");
+    let checked = oxcl(&checked_args);
+    assert_clean_failure(&checked, "racy kernel in checked mode");
+    let err = text(&checked.stderr);
+    // Work-item 0 reads t[1] (byte 4) before work-item 1 writes it.
+    assert!(
+        err.contains(
+            "data race: write of byte 4 of local memory also accessed by local work-item 0"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches("data race").count(), 1, "{err}");
+    // With a barrier between the writes and the reads there is no race.
+    std::fs::write(
+        &source,
+        "kernel void racy(global int *out, local int *t) {\n\
+         int l = get_local_id(0);\n\
+         t[l] = l;\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         out[get_global_id(0)] = t[(l + 1) % get_local_size(0)];\n\
+         }\n",
+    )
+    .expect("write");
+    let fixed = oxcl(&checked_args);
+    assert!(fixed.status.success(), "{}", text(&fixed.stderr));
+}

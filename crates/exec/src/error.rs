@@ -59,7 +59,8 @@ pub enum ExecError {
         offset: u64,
     },
     #[error(
-        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by local work-item {other:?} with no barrier ordering the two accesses"
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by {} with no barrier ordering the two accesses",
+        other_item(.other)
     )]
     DataRace {
         kernel: String,
@@ -114,4 +115,12 @@ pub enum ExecError {
         at: String,
         what: String,
     },
+}
+
+/// The other work-item of a data race, as a message names it.
+fn other_item(other: &Option<u32>) -> String {
+    match other {
+        Some(index) => format!("local work-item {index}"),
+        None => "another work-item".to_string(),
+    }
 }

@@ -66,8 +66,16 @@ pub enum Error {
     /// `CL_OUT_OF_RESOURCES`: a device limit (device queues per context).
     #[error("out of resources: {0}")]
     OutOfResources(String),
+    /// The engine's error, in the message itself (not as a `source`, so that error chains
+    /// print it once).
     #[error("kernel execution failed: {0}")]
-    Execution(#[from] exec::ExecError),
+    Execution(exec::ExecError),
+}
+
+impl From<exec::ExecError> for Error {
+    fn from(e: exec::ExecError) -> Error {
+        Error::Execution(e)
+    }
 }
 
 impl Error {

@@ -89,16 +89,22 @@ pub enum EngineKind {
     Jit,
     /// The JIT without the fallback: kernels it cannot compile fail with an error (tests).
     JitStrict,
+    /// The interpreter in checked mode: besides out-of-bounds accesses and barrier divergence
+    /// (errors on every engine), data races on `__local` memory between barriers are reported
+    /// (`exec::ExecError::DataRace`), as a kernel debugger would. Slower.
+    Checked,
 }
 
 impl EngineKind {
-    /// The engine named by `OXCL_ENGINE` (`interp` or `jit`), else the default: the JIT, which
+    /// The engine named by `OXCL_ENGINE` (`interp`, `jit`, `jit-strict` or `checked`), else the
+    /// default: the JIT, which
     /// gives the interpreter's results bit for bit on the whole corpus
     /// (`runtime/tests/jit_corpus.rs`).
     pub fn from_env() -> EngineKind {
         match std::env::var("OXCL_ENGINE").as_deref() {
             Ok("interp" | "interpreter") => EngineKind::Interpreter,
             Ok("jit-strict") => EngineKind::JitStrict,
+            Ok("checked") => EngineKind::Checked,
             _ => EngineKind::Jit,
         }
     }
@@ -289,6 +295,13 @@ impl Queue {
             EngineKind::JitStrict => {
                 static STRICT: OnceLock<exec::Jit> = OnceLock::new();
                 STRICT.get_or_init(exec::Jit::strict)
+            }
+            EngineKind::Checked => {
+                static CHECKED: OnceLock<exec::Interpreter> = OnceLock::new();
+                CHECKED.get_or_init(|| exec::Interpreter {
+                    checked: true,
+                    ..exec::Interpreter::default()
+                })
             }
         };
         let event = self.timed_with_children(|| {
