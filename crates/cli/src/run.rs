@@ -51,9 +51,10 @@ pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Run on the interpreter in checked mode: also report data races on `__local` memory
-    /// between barriers (out-of-bounds accesses and barrier divergence are errors on every
-    /// engine). Programs using liboxcl.so get the same with `OXCL_ENGINE=checked`.
+    /// Run on the interpreter in checked mode: also report data races between the work-items
+    /// of a work-group on `__local` and `__global` memory (out-of-bounds accesses and barrier
+    /// divergence are errors on every engine). Programs using liboxcl.so get the same with
+    /// `OXCL_ENGINE=checked`.
     #[arg(long)]
     check: bool,
 }

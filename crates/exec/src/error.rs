@@ -59,7 +59,8 @@ pub enum ExecError {
         offset: u64,
     },
     #[error(
-        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of local memory also accessed by {} with no barrier ordering the two accesses",
+        "kernel `{kernel}`, work-item {global_id:?}, {at}: data race: {access} of byte {offset} of {} memory also accessed by {} with no barrier ordering the two accesses",
+        space_name(*.space),
         other_item(.other)
     )]
     DataRace {
@@ -67,6 +68,9 @@ pub enum ExecError {
         global_id: [u64; 3],
         at: String,
         access: &'static str,
+        /// `Local`, or `Global` (the byte is then the offset in the buffer, or the host
+        /// address of SVM memory).
+        space: AddrSpace,
         offset: u64,
         /// The other work-item's local linear index (`None` when it is not known; checked mode
         /// always names it).
@@ -122,5 +126,16 @@ fn other_item(other: &Option<u32>) -> String {
     match other {
         Some(index) => format!("local work-item {index}"),
         None => "another work-item".to_string(),
+    }
+}
+
+/// An address space as a message names it.
+fn space_name(space: AddrSpace) -> &'static str {
+    match space {
+        AddrSpace::Local => "local",
+        AddrSpace::Global => "global",
+        AddrSpace::Constant => "constant",
+        AddrSpace::Private => "private",
+        AddrSpace::Generic => "generic",
     }
 }

@@ -12,8 +12,9 @@
 //! - `printf` output is collected in [`RunStats::printf`], in work-group order.
 //! - Device-side enqueue: [`Engine::run_with_device_queue`] gives the launch a default device
 //!   queue; children run after the launch's work-groups and before the run returns ([`enqueue`]).
-//! - Checked mode (`Interpreter { checked: true, .. }`) also reports data races on `__local`
-//!   memory between barriers; out-of-bounds accesses and barrier divergence are always errors.
+//! - Checked mode (`Interpreter { checked: true, .. }`) also reports data races between the
+//!   work-items of a work-group on `__local` and `__global` memory; out-of-bounds accesses and
+//!   barrier divergence are always errors.
 //!
 //! - Shared virtual memory: [`Engine::run_with_svm`] makes host addresses inside the given
 //!   allocations valid `__global` pointers (`svm`).

@@ -90,8 +90,9 @@ pub enum EngineKind {
     /// The JIT without the fallback: kernels it cannot compile fail with an error (tests).
     JitStrict,
     /// The interpreter in checked mode: besides out-of-bounds accesses and barrier divergence
-    /// (errors on every engine), data races on `__local` memory between barriers are reported
-    /// (`exec::ExecError::DataRace`), as a kernel debugger would. Slower.
+    /// (errors on every engine), data races between the work-items of a work-group on
+    /// `__local` and `__global` memory are reported (`exec::ExecError::DataRace`), as a kernel
+    /// debugger would. Slower.
     Checked,
 }
 

@@ -175,6 +175,7 @@ impl Item {
                 reason,
             },
             Fault::Race {
+                space,
                 offset,
                 other,
                 write,
@@ -183,6 +184,7 @@ impl Item {
                 global_id,
                 at,
                 access: if write { "write" } else { "read" },
+                space,
                 offset,
                 other,
             },

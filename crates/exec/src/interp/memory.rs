@@ -151,6 +151,7 @@ pub enum Fault {
     /// Checked mode: a local-memory data race with work-item `other` (local linear index;
     /// [`LocalShadow`] always knows it).
     Race {
+        space: AddrSpace,
         offset: u64,
         other: Option<u32>,
         write: bool,
@@ -170,7 +171,9 @@ pub struct Memory<'a> {
     pub item: u32,
 }
 
-/// Checked mode: for every byte of the group's local memory, the last write and the reads since
+/// Checked mode: for every byte of the group's local memory, and every byte of `__global`
+/// memory (buffers and SVM, by host address) the group touched since its last work-group
+/// barrier, the last write and the reads since
 /// it (work-item index + 1, 0 = nobody, each with the work-item's clock at the access). Two
 /// work-items touching a byte, at least one writing, with no synchronisation between the two
 /// accesses is a data race (OpenCL C 2.0 §3.3.4 memory model: unsynchronised conflicting
@@ -184,12 +187,74 @@ pub struct Memory<'a> {
 /// `a == b` or `b`'s clock knows `a` at `c` or later. Concurrent readers of a byte are kept in
 /// a side table (reads ordered before a newer read of the same byte are dropped, as a write
 /// ordered after the newer read is ordered after them too).
+///
+/// Global memory: only work-items of one work-group are compared, and a work-group barrier
+/// orders their accesses whatever its fence flags (as kernels commonly rely on). Work-items of
+/// different work-groups can only synchronise through atomics and fences, which this record
+/// does not model, so conflicts between work-groups are not reported (no false reports).
 pub struct LocalShadow {
     regions: Vec<Vec<ShadowCell>>,
+    /// `__global` bytes by host address.
+    global: std::collections::HashMap<u64, ShadowCell>,
     /// Per work-item vector clocks (empty until the first named barrier).
     clocks: Vec<Vec<u32>>,
-    /// The reads of bytes read by several unordered work-items: (region, offset) → reads.
+    /// The reads of bytes read by several unordered work-items: (region, offset) → reads
+    /// (region `GLOBAL_REGION` with the host address for global bytes).
     shared_reads: std::collections::HashMap<(usize, usize), Vec<(u32, u32)>>,
+}
+
+/// The `shared_reads` region of global bytes.
+const GLOBAL_REGION: usize = usize::MAX;
+
+/// Records an access by work-item `item` (clock `now`) to one byte whose record is `cell`
+/// (`key` in `shared_reads`); the other work-item's index + 1 when the access races with it.
+#[allow(clippy::too_many_arguments)]
+fn access_cell(
+    cell: &mut ShadowCell,
+    key: (usize, usize),
+    clocks: &[Vec<u32>],
+    shared_reads: &mut std::collections::HashMap<(usize, usize), Vec<(u32, u32)>>,
+    item: u32,
+    now: u32,
+    write: bool,
+) -> Result<(), u32> {
+    let me = item + 1;
+    if cell.writer != 0 && !ordered(clocks, item, cell.writer - 1, cell.write_clock) {
+        return Err(cell.writer);
+    }
+    if write {
+        if cell.reader == SHARED {
+            let reads = shared_reads.remove(&key).unwrap_or_default();
+            if let Some(&(r, _)) = reads
+                .iter()
+                .find(|&&(r, c)| !ordered(clocks, item, r - 1, c))
+            {
+                shared_reads.insert(key, reads);
+                return Err(r);
+            }
+        } else if cell.reader != 0 && !ordered(clocks, item, cell.reader - 1, cell.read_clock) {
+            return Err(cell.reader);
+        }
+        // Every earlier access is ordered before this write, so before whatever is ordered
+        // after it.
+        *cell = ShadowCell {
+            writer: me,
+            write_clock: now,
+            reader: 0,
+            read_clock: 0,
+        };
+    } else if cell.reader == SHARED {
+        let reads = shared_reads.entry(key).or_default();
+        reads.retain(|&(r, c)| !ordered(clocks, item, r - 1, c));
+        reads.push((me, now));
+    } else if cell.reader == 0 || ordered(clocks, item, cell.reader - 1, cell.read_clock) {
+        cell.reader = me;
+        cell.read_clock = now;
+    } else {
+        shared_reads.insert(key, vec![(cell.reader, cell.read_clock), (me, now)]);
+        cell.reader = SHARED;
+    }
+    Ok(())
 }
 
 /// One byte's record: the last writer and its clock, the reader (or [`SHARED`]) and its clock.
@@ -220,6 +285,7 @@ impl LocalShadow {
                 .iter()
                 .map(|&n| vec![ShadowCell::default(); n])
                 .collect(),
+            global: std::collections::HashMap::new(),
             clocks: Vec::new(),
             shared_reads: std::collections::HashMap::new(),
         }
@@ -230,6 +296,7 @@ impl LocalShadow {
         for region in &mut self.regions {
             region.fill(ShadowCell::default());
         }
+        self.global.clear();
         self.shared_reads.clear();
     }
 
@@ -286,59 +353,56 @@ impl LocalShadow {
             regions,
             clocks,
             shared_reads,
+            ..
         } = self;
         let Some(bytes) = regions.get_mut(region) else {
             return Ok(());
         };
-        let me = item + 1;
         let start = offset.min(bytes.len() as u64) as usize;
         let end = offset.saturating_add(len).min(bytes.len() as u64) as usize;
-        let race = |at: usize, other: u32| Fault::Race {
-            offset: at as u64,
-            other: Some(other - 1),
-            write,
-        };
         for (at, cell) in bytes.iter_mut().enumerate().take(end).skip(start) {
-            if cell.writer != 0 && !ordered(clocks, item, cell.writer - 1, cell.write_clock) {
-                return Err(race(at, cell.writer));
-            }
-            if write {
-                if cell.reader == SHARED {
-                    let reads = shared_reads.remove(&(region, at)).unwrap_or_default();
-                    if let Some(&(r, _)) = reads
-                        .iter()
-                        .find(|&&(r, c)| !ordered(clocks, item, r - 1, c))
-                    {
-                        shared_reads.insert((region, at), reads);
-                        return Err(race(at, r));
-                    }
-                } else if cell.reader != 0
-                    && !ordered(clocks, item, cell.reader - 1, cell.read_clock)
-                {
-                    return Err(race(at, cell.reader));
+            access_cell(cell, (region, at), clocks, shared_reads, item, now, write).map_err(
+                |other| Fault::Race {
+                    space: AddrSpace::Local,
+                    offset: at as u64,
+                    other: Some(other - 1),
+                    write,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Records an access of `len` `__global` bytes at host address `address` by work-item
+    /// `item`; a race is reported at `report + k` for byte k (the offset in the buffer, or the
+    /// address for SVM memory).
+    fn access_global(
+        &mut self,
+        address: u64,
+        report: u64,
+        len: u64,
+        item: u32,
+        write: bool,
+    ) -> Result<(), Fault> {
+        let now = self.clock(item);
+        let LocalShadow {
+            global,
+            clocks,
+            shared_reads,
+            ..
+        } = self;
+        for k in 0..len {
+            let at = address.wrapping_add(k);
+            let cell = global.entry(at).or_default();
+            let key = (GLOBAL_REGION, at as usize);
+            access_cell(cell, key, clocks, shared_reads, item, now, write).map_err(|other| {
+                Fault::Race {
+                    space: AddrSpace::Global,
+                    offset: report.wrapping_add(k),
+                    other: Some(other - 1),
+                    write,
                 }
-                // Every earlier access is ordered before this write, so before whatever is
-                // ordered after it.
-                *cell = ShadowCell {
-                    writer: me,
-                    write_clock: now,
-                    reader: 0,
-                    read_clock: 0,
-                };
-            } else if cell.reader == SHARED {
-                let reads = shared_reads.entry((region, at)).or_default();
-                reads.retain(|&(r, c)| !ordered(clocks, item, r - 1, c));
-                reads.push((me, now));
-            } else if cell.reader == 0 || ordered(clocks, item, cell.reader - 1, cell.read_clock) {
-                cell.reader = me;
-                cell.read_clock = now;
-            } else {
-                shared_reads.insert(
-                    (region, at),
-                    vec![(cell.reader, cell.read_clock), (me, now)],
-                );
-                cell.reader = SHARED;
-            }
+            })?;
         }
         Ok(())
     }
@@ -429,14 +493,33 @@ impl Memory<'_> {
         }
     }
 
-    /// Checked mode: records a plain (non-atomic) local access.
+    /// Checked mode: records a plain (non-atomic) local or global access.
     fn track(&mut self, ptr: u64, len: u64, write: bool) -> Result<(), Fault> {
-        if let (Some(shadow), (RegionRef::Local(i), offset)) =
-            (self.shadow.as_deref_mut(), self.layout.decode(ptr))
-        {
-            shadow.access(i, offset, len, self.item, write)?;
+        let Some(shadow) = self.shadow.as_deref_mut() else {
+            return Ok(());
+        };
+        match self.layout.decode(ptr) {
+            (RegionRef::Local(i), offset) => shadow.access(i, offset, len, self.item, write),
+            (RegionRef::Shared(i), offset) => match self.shared.get(i) {
+                // Buffers (not constant memory, which nothing writes, nor images, whose
+                // accesses go through the image built-ins); out-of-bounds accesses are reported
+                // by the access itself.
+                Some(r)
+                    if r.space == AddrSpace::Global
+                        && r.image.is_none()
+                        && offset.saturating_add(len) <= r.len as u64 =>
+                {
+                    let address = (r.base as u64).wrapping_add(offset);
+                    shadow.access_global(address, offset, len, self.item, write)
+                }
+                _ => Ok(()),
+            },
+            // SVM memory, by its host address.
+            (RegionRef::Null, address) if address != 0 => {
+                shadow.access_global(address, address, len, self.item, write)
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     pub fn read(&mut self, ptr: u64, buf: &mut [u8]) -> Result<(), Fault> {

@@ -44,8 +44,8 @@ pub struct Interpreter {
     pub max_private_bytes: u64,
     /// Most bytes of `__local` memory one work-group may use (variables and arguments).
     pub max_local_bytes: u64,
-    /// Checked mode: report data races on `__local` memory between barriers
-    /// (`ExecError::DataRace`). Slower.
+    /// Checked mode: report data races between the work-items of a work-group on `__local`
+    /// and `__global` memory (`ExecError::DataRace`). Slower.
     pub checked: bool,
     /// Most instructions one work-item may execute before `ExecError::StepLimit` (a watchdog
     /// against kernels that never finish).

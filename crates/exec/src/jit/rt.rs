@@ -368,6 +368,7 @@ impl ItemCtx {
                 offset,
             },
             Fault::Race {
+                space,
                 offset,
                 other,
                 write,
@@ -376,6 +377,7 @@ impl ItemCtx {
                 global_id,
                 at,
                 access: if write { "write" } else { "read" },
+                space,
                 offset,
                 other,
             },
