@@ -36,6 +36,8 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod row_proof;
+
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
 const _: () = assert!(WIDTH == 4, "varying f32 values are kept as f32x4");
@@ -82,6 +84,9 @@ pub(super) struct VecState {
     fail: cranelift_codegen::ir::Block,
     /// Whether an instruction with an effect may have run in the iteration.
     effect: bool,
+    /// Contiguous accesses proven in bounds for the whole row (the loop being translated is
+    /// the unchecked one, see `row_proof`): the address of work-item 0's access.
+    proven: HashMap<kir::Inst, ClValue>,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -437,18 +442,58 @@ impl Translator<'_, '_> {
             bail: cranelift_codegen::ir::Block::reserved_value(),
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
+            proven: HashMap::new(),
         });
-        for &kb in &order {
-            let cb = self.b.create_block();
-            self.blocks.insert(kb, cb);
-        }
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         let fail = self.b.create_block();
         let status = self.b.append_block_param(fail, types::I32);
         self.fail = fail;
-        for &kb in &order {
+        let (args, row_base, n) = self.row_loop_start(start)?;
+        // Row versioning (`row_proof`): a loop without the checks proven once for the row
+        // when the proof holds, the checked loop otherwise.
+        let checked = self.b.create_block();
+        let mut loops = vec![(checked, HashMap::new())];
+        match self.row_proofs(&order, &args, row_base, n)? {
+            Some((ok, addrs)) => {
+                let fast = self.b.create_block();
+                self.b.ins().brif(ok, fast, &[], checked, &[]);
+                loops.insert(0, (fast, addrs));
+            }
+            None => {
+                self.b.ins().jump(checked, &[]);
+            }
+        }
+        for (pre, addrs) in loops {
+            self.b.switch_to_block(pre);
+            self.vs().proven = addrs;
+            self.ptr_offsets.clear();
+            self.vec_loop(&order, &before, &args, row_base, n)?;
+        }
+        self.fail = fail;
+        self.b.switch_to_block(fail);
+        self.b.ins().return_(&[status]);
+        Ok(())
+    }
+
+    /// One vectorised loop over the row, from the current block (see `translate_vec`).
+    fn vec_loop(
+        &mut self,
+        order: &[kir::Block],
+        before: &HashMap<kir::Block, bool>,
+        args: &[ClValue],
+        row_base: [ClValue; 4],
+        n: ClValue,
+    ) -> Result<(), Unsupported> {
+        let func = self.func;
+        let entry = func.entry_block().ok_or("function without a body")?;
+        let fail = self.fail;
+        for &kb in order {
+            let cb = self.b.create_block();
+            self.blocks.insert(kb, cb);
+        }
+        for &kb in order {
             let cb = self.blocks[&kb];
             for &p in func.dfg.block_params(kb) {
                 let lanes_ty = lanes_of(self.ty(p))?;
@@ -477,7 +522,7 @@ impl Translator<'_, '_> {
                 }
             }
         }
-        self.row_loop_head(start, entry, WIDTH as i64)?;
+        self.row_loop(args, row_base, n, entry, WIDTH as i64)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
         self.b.append_block_param(bail, types::I32);
@@ -488,7 +533,7 @@ impl Translator<'_, '_> {
             vs.bail = bail;
             vs.fail = fail;
         }
-        for &kb in &order {
+        for &kb in order {
             let cb = self.blocks[&kb];
             self.b.switch_to_block(cb);
             self.vs().memo.clear();
@@ -503,8 +548,6 @@ impl Translator<'_, '_> {
             }
         }
         self.fail = fail;
-        self.b.switch_to_block(fail);
-        self.b.ins().return_(&[status]);
         self.b.switch_to_block(bail);
         let ctx = self.ctx();
         self.b
@@ -932,6 +975,9 @@ impl Translator<'_, '_> {
         &mut self,
         inst: kir::Inst,
     ) -> Result<Option<Option<Vec<Vec<ClValue>>>>, Unsupported> {
+        if let Some(done) = self.contiguous_proven(inst)? {
+            return Ok(Some(done));
+        }
         let func = self.func;
         let (ptr, value, write) = match func.dfg.inst(inst) {
             InstData::Load { ptr, .. } => (*ptr, None, false),
