@@ -457,8 +457,7 @@ impl Translator<'_, '_> {
         let mut loops = vec![(checked, HashMap::new())];
         match self.row_proofs(&order, &args, row_base, n)? {
             Some((ok, addrs)) => {
-                let fast = self.b.create_block();
-                self.b.ins().brif(ok, fast, &[], checked, &[]);
+                let (fast, addrs) = self.branch_on_proof(ok, addrs, checked);
                 loops.insert(0, (fast, addrs));
             }
             None => {

@@ -259,7 +259,7 @@ impl Translator<'_, '_> {
         args: &[ClValue],
         row_base: [ClValue; 4],
         n: ClValue,
-    ) -> Result<Option<(ClValue, HashMap<kir::Inst, ClValue>)>, Unsupported> {
+    ) -> Result<Option<(ClValue, Vec<(kir::Inst, ClValue)>)>, Unsupported> {
         let func = self.func;
         let mut accesses = Vec::new();
         let mut chain = Vec::new();
@@ -338,7 +338,9 @@ impl Translator<'_, '_> {
             ok = self.b.ins().band(ok, inside);
         }
         let mask = self.layout.offset_mask() as i64;
-        let mut addrs = HashMap::new();
+        // In program order (the translation must not depend on hash order: the disk cache
+        // compares it between processes).
+        let mut addrs = Vec::new();
         for access in accesses {
             let (Some(&p0), Some(&p1)) = (at0.get(&access.ptr), at1.get(&access.ptr)) else {
                 return Ok(None);
@@ -360,9 +362,32 @@ impl Translator<'_, '_> {
             let linear = self.b.ins().icmp(IntCC::Equal, off1, expect);
             ok = self.b.ins().band(ok, linear);
             let addr = self.b.ins().iadd(access.root.base, off0);
-            addrs.insert(access.inst, addr);
+            addrs.push((access.inst, addr));
         }
         Ok(Some((ok, addrs)))
+    }
+
+    /// Ends the block before the loops: to a new block starting the unchecked loop when `ok`
+    /// holds, to `checked` otherwise; returns it and the addresses to use there. Each address
+    /// goes through a stack slot: Cranelift places pure values again at their uses (inside
+    /// the loop, with the masking that computes them), but leaves a load where it is.
+    pub(super) fn branch_on_proof(
+        &mut self,
+        ok: ClValue,
+        addrs: Vec<(kir::Inst, ClValue)>,
+        checked: cranelift_codegen::ir::Block,
+    ) -> (cranelift_codegen::ir::Block, HashMap<kir::Inst, ClValue>) {
+        let fast = self.b.create_block();
+        let flags = MemFlagsData::trusted();
+        let mut kept = HashMap::new();
+        for (inst, addr) in addrs {
+            let slot = self.slot(8);
+            self.b.ins().store(flags, addr, slot, 0);
+            let again = self.b.ins().load(types::I64, flags, slot, 0);
+            kept.insert(inst, again);
+        }
+        self.b.ins().brif(ok, fast, &[], checked, &[]);
+        (fast, kept)
     }
 
     /// A contiguous access proven in bounds for the row (`proven`): direct, no check. `None`
