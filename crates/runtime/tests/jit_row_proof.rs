@@ -282,3 +282,53 @@ fn store_region_too_short_after_an_effect() {
     assert_eq!(bufs[1], reference.1[1]);
     assert!(to_f32s(&bufs[1]).iter().all(|&v| v == 2.0));
 }
+
+#[test]
+fn equality_branches_decided_for_the_whole_row() {
+    // `x == c` and `x != d` are false (true) for most rows and decide a branch; rows where
+    // they hold somewhere, and a `uchar` id that wraps (so `x == 3` holds after the wrap
+    // although 3 lies below the row's first value), take the checked loop.
+    let src = "__kernel void k(int c, int d, __global const float *in, __global float *out) {
+        int x = get_global_id(0);
+        uchar u = (uchar)get_global_id(0);
+        float v = in[x];
+        if (x == c)
+            v = -v;
+        if (x != d)
+            v = v + 1.0f;
+        if (u == 3)
+            v = v * 4.0f;
+        out[x] = v;
+    }";
+    let n = 600usize;
+    let input: Vec<f32> = (0..n).map(|k| k as f32 * 0.25 - 9.0).collect();
+    for (c, d) in [(-1i32, 1000i32), (13, 14), (599, 0), (250, 251)] {
+        let (r, bufs) = both(
+            src,
+            "k",
+            &[
+                i32v(c),
+                i32v(d),
+                Arg::Buf(f32s(&input)),
+                Arg::Buf(vec![0; 4 * n]),
+            ],
+            &[n],
+            &[40],
+        );
+        r.expect("runs");
+        let out = to_f32s(&bufs[1]);
+        for x in 0..n {
+            let mut v = input[x];
+            if x as i32 == c {
+                v = -v;
+            }
+            if x as i32 != d {
+                v += 1.0;
+            }
+            if x as u8 == 3 {
+                v *= 4.0;
+            }
+            assert_eq!(out[x], v, "c {c} d {d} out[{x}]");
+        }
+    }
+}

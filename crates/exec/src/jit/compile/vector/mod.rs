@@ -87,6 +87,9 @@ pub(super) struct VecState {
     /// Contiguous accesses proven in bounds for the whole row (the loop being translated is
     /// the unchecked one, see `row_proof`): the address of work-item 0's access.
     proven: HashMap<kir::Inst, ClValue>,
+    /// Comparisons proven to have this value for every work-item of the row (in the
+    /// unchecked loop; uniform there).
+    proven_cmps: Vec<(kir::Inst, bool)>,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -215,6 +218,16 @@ pub(super) struct Analysis {
 
 /// The shape of every value of the kernel function `func`, or why it cannot be vectorised.
 pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis, Unsupported> {
+    analyse_with(func, order, &[])
+}
+
+/// `analyse`, with the values `uniform` known to be the same for every work-item (row
+/// proofs, see `row_proof`).
+fn analyse_with(
+    func: &Function,
+    order: &[kir::Block],
+    uniform: &[Value],
+) -> Result<Analysis, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
     for &p in func.dfg.block_params(entry) {
@@ -254,7 +267,11 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis,
                     continue;
                 };
                 let shape_of = |v: Value| shape_at(&shapes, v);
-                let new = join(shapes[r.index()], result_shape(func, data, r, &shape_of));
+                let new = if uniform.contains(&r) {
+                    Shape::Uniform
+                } else {
+                    join(shapes[r.index()], result_shape(func, data, r, &shape_of))
+                };
                 if new != shapes[r.index()] {
                     shapes[r.index()] = new;
                     changed = true;
@@ -443,6 +460,7 @@ impl Translator<'_, '_> {
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
             proven: HashMap::new(),
+            proven_cmps: Vec::new(),
         });
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
@@ -454,21 +472,26 @@ impl Translator<'_, '_> {
         // Row versioning (`row_proof`): a loop without the checks proven once for the row
         // when the proof holds, the checked loop otherwise.
         let checked = self.b.create_block();
-        let mut loops = vec![(checked, HashMap::new())];
+        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None)];
         match self.row_proofs(&order, &args, row_base, n)? {
-            Some((ok, addrs)) => {
-                let (fast, addrs) = self.branch_on_proof(ok, addrs, checked);
-                loops.insert(0, (fast, addrs));
+            Some(proof) => {
+                let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
+                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes));
             }
             None => {
                 self.b.ins().jump(checked, &[]);
             }
         }
-        for (pre, addrs) in loops {
+        for (pre, addrs, cmps, shapes) in loops {
             self.b.switch_to_block(pre);
             self.vs().proven = addrs;
+            self.vs().proven_cmps = cmps;
+            let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
             self.vec_loop(&order, &before, &args, row_base, n)?;
+            if let Some(s) = saved {
+                self.vs().shapes = s;
+            }
         }
         self.fail = fail;
         self.b.switch_to_block(fail);
@@ -746,6 +769,9 @@ impl Translator<'_, '_> {
     }
 
     fn vinst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        if self.proven_cmp(inst) {
+            return Ok(());
+        }
         let func = self.func;
         let data = func.dfg.inst(inst);
         let result = func.dfg.inst_result(inst);

@@ -32,6 +32,28 @@ use super::{int_bits, Shape, WIDTH};
 /// (checked at run time): every product it computes stays far from `i64` overflow.
 const LIMIT: i64 = 1 << 31;
 
+/// What the block before the loops proved about the row, when `ok` holds.
+pub(super) struct RowProof {
+    pub(super) ok: ClValue,
+    /// Work-item 0's address of each proven contiguous access, in program order.
+    pub(super) addrs: Vec<(kir::Inst, ClValue)>,
+    /// Comparisons with the same value for every work-item of the row.
+    pub(super) cmps: Vec<(kir::Inst, bool)>,
+    /// The shapes with those comparisons uniform (`None`: no comparison).
+    pub(super) shapes: Option<Vec<Shape>>,
+}
+
+/// `a == b` (or `!=`) of an affine `a` and a uniform `b`: false (true) for the whole row when
+/// `b` lies outside the range `a` covers along it.
+struct RowCmp {
+    inst: kir::Inst,
+    a: Value,
+    b: Value,
+    stride: i64,
+    bits: u32,
+    eq: bool,
+}
+
 /// A contiguous access the proof covers.
 struct Access {
     inst: kir::Inst,
@@ -259,7 +281,7 @@ impl Translator<'_, '_> {
         args: &[ClValue],
         row_base: [ClValue; 4],
         n: ClValue,
-    ) -> Result<Option<(ClValue, Vec<(kir::Inst, ClValue)>)>, Unsupported> {
+    ) -> Result<Option<RowProof>, Unsupported> {
         let func = self.func;
         let mut accesses = Vec::new();
         let mut chain = Vec::new();
@@ -281,9 +303,42 @@ impl Translator<'_, '_> {
                 accesses.push(access);
             }
         }
-        if accesses.is_empty() {
+        let mut cmps = Vec::new();
+        for &kb in order {
+            for &inst in func.layout.insts(kb) {
+                let Some(cmp) = self.row_cmp(inst) else {
+                    continue;
+                };
+                let mut mine = chain.clone();
+                if !self.row_chain(cmp.a, &mut mine) || !self.row_chain(cmp.b, &mut mine) {
+                    continue;
+                }
+                let Some(s) = self.guard_sites(&mine[chain.len()..]) else {
+                    continue;
+                };
+                chain = mine;
+                sites.extend(s);
+                cmps.push(cmp);
+            }
+        }
+        if accesses.is_empty() && cmps.is_empty() {
             return Ok(None);
         }
+        // The loop's shapes with the proven comparisons uniform.
+        let results: Vec<Value> = cmps
+            .iter()
+            .filter_map(|c| func.dfg.inst_result(c.inst))
+            .collect();
+        let shapes = match results.is_empty() {
+            true => None,
+            false => match super::analyse_with(func, order, &results) {
+                Ok(analysis) => Some(analysis.shapes),
+                Err(_) => {
+                    cmps.clear();
+                    None
+                }
+            },
+        };
         // m: the work-items the loop runs; the proof is about work-items 0 and m − 1.
         let m = self.b.ins().band_imm_s(n, !(WIDTH as i64 - 1));
         let last = self.b.ins().iadd_imm_s(m, -1);
@@ -337,6 +392,35 @@ impl Translator<'_, '_> {
             let inside = self.b.ins().band(inside, ordered);
             ok = self.b.ins().band(ok, inside);
         }
+        let mut proven_cmps = Vec::new();
+        for cmp in cmps {
+            let (Some(&a0), Some(&a1), Some(&b)) =
+                (at0.get(&cmp.a), at1.get(&cmp.a), at0.get(&cmp.b))
+            else {
+                return Ok(None);
+            };
+            let wide = |t: &mut Self, v: ClValue| {
+                if cmp.bits == 64 {
+                    v
+                } else {
+                    t.b.ins().sextend(types::I64, v)
+                }
+            };
+            let (w0, w1, b) = (wide(self, a0), wide(self, a1), wide(self, b));
+            // `a` takes every value between w0 and w1 exactly (no wrap), and `b` none of them.
+            let span = self.b.ins().imul_imm_s(last, cmp.stride);
+            let expect = self.b.ins().iadd(w0, span);
+            let linear = self.b.ins().icmp(IntCC::Equal, w1, expect);
+            let (min, max) = if cmp.stride > 0 { (w0, w1) } else { (w1, w0) };
+            let ordered = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, max, min);
+            let below = self.b.ins().icmp(IntCC::SignedLessThan, b, min);
+            let above = self.b.ins().icmp(IntCC::SignedGreaterThan, b, max);
+            let outside = self.b.ins().bor(below, above);
+            let holds = self.b.ins().band(linear, ordered);
+            let holds = self.b.ins().band(holds, outside);
+            ok = self.b.ins().band(ok, holds);
+            proven_cmps.push((cmp.inst, !cmp.eq));
+        }
         let mask = self.layout.offset_mask() as i64;
         // In program order (the translation must not depend on hash order: the disk cache
         // compares it between processes).
@@ -364,7 +448,74 @@ impl Translator<'_, '_> {
             let addr = self.b.ins().iadd(access.root.base, off0);
             addrs.push((access.inst, addr));
         }
-        Ok(Some((ok, addrs)))
+        Ok(Some(RowProof {
+            ok,
+            addrs,
+            cmps: proven_cmps,
+            shapes,
+        }))
+    }
+
+    /// `inst` when it is a row comparison (`RowCmp`) that decides a branch.
+    fn row_cmp(&self, inst: kir::Inst) -> Option<RowCmp> {
+        let func = self.func;
+        let InstData::Cmp { op, a, b } = func.dfg.inst(inst) else {
+            return None;
+        };
+        let eq = match op {
+            kir::CmpOp::IEq => true,
+            kir::CmpOp::INe => false,
+            _ => return None,
+        };
+        let r = func.dfg.inst_result(inst)?;
+        if self.shape(r) != Shape::Varying {
+            return None;
+        }
+        let (a, b, stride) = match (self.shape(*a), self.shape(*b)) {
+            (Shape::Affine(s), Shape::Uniform) => (*a, *b, s),
+            (Shape::Uniform, Shape::Affine(s)) => (*b, *a, s),
+            _ => return None,
+        };
+        let bits = int_bits(self.ty(a))?;
+        if stride == 0 || stride.unsigned_abs() >= LIMIT as u64 {
+            return None;
+        }
+        let decides = func.layout.blocks.iter().any(|&kb| {
+            func.layout
+                .insts(kb)
+                .iter()
+                .any(|&i| match func.dfg.inst(i) {
+                    InstData::Brif { cond, .. } => *cond == r,
+                    data => data.branch_targets().iter().any(|d| d.args.contains(&r)),
+                })
+        });
+        decides.then_some(RowCmp {
+            inst,
+            a,
+            b,
+            stride,
+            bits,
+            eq,
+        })
+    }
+
+    /// In the unchecked loop: defines a comparison proven for the row as its constant;
+    /// returns whether `inst` is one.
+    pub(super) fn proven_cmp(&mut self, inst: kir::Inst) -> bool {
+        let Some(value) = self
+            .vec
+            .as_ref()
+            .and_then(|v| v.proven_cmps.iter().find(|(i, _)| *i == inst))
+            .map(|&(_, value)| value)
+        else {
+            return false;
+        };
+        let Some(r) = self.func.dfg.inst_result(inst) else {
+            return false;
+        };
+        let c = self.b.ins().iconst(types::I8, i64::from(value));
+        self.vals[r.index()] = Some(vec![c]);
+        true
     }
 
     /// Ends the block before the loops: to a new block starting the unchecked loop when `ok`
