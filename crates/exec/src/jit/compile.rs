@@ -1187,6 +1187,16 @@ impl Translator<'_, '_> {
         entry: kir::Block,
         width: i64,
     ) -> Result<(), Unsupported> {
+        let (args, base, n) = self.row_loop_start(start)?;
+        self.row_loop(&args, base, n, entry, width)
+    }
+
+    /// The start of `row_loop_head`, in block `start(ctx, n)`: returns the kir entry block's
+    /// parameter lanes, the ids of x = 0 and `n`.
+    fn row_loop_start(
+        &mut self,
+        start: cranelift_codegen::ir::Block,
+    ) -> Result<(Vec<ClValue>, [ClValue; 4], ClValue), Unsupported> {
         self.b.switch_to_block(start);
         let params: Vec<ClValue> = self.b.block_params(start).to_vec();
         let (ctx, n) = (params[0], params[1]);
@@ -1194,6 +1204,18 @@ impl Translator<'_, '_> {
         let (args, base) = self.row_start(ctx)?;
         self.read_root_entries(&args)?;
         self.read_row_slots();
+        Ok((args, base, n))
+    }
+
+    /// The rest of `row_loop_head`: from the current block, the loop over the row.
+    fn row_loop(
+        &mut self,
+        args: &[ClValue],
+        base: [ClValue; 4],
+        n: ClValue,
+        entry: kir::Block,
+        width: i64,
+    ) -> Result<(), Unsupported> {
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let zero = self.b.ins().iconst(types::I64, 0);
@@ -1210,7 +1232,7 @@ impl Translator<'_, '_> {
         self.b.ins().return_(&[ok]);
         self.b.switch_to_block(body);
         let cb = self.blocks[&entry];
-        self.b.ins().jump(cb, &bargs(&args));
+        self.b.ins().jump(cb, &bargs(args));
         let latch = self.b.create_block();
         self.b.switch_to_block(latch);
         let next = self.b.ins().iadd_imm_s(i, width);

@@ -36,6 +36,8 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod row_proof;
+
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
 const _: () = assert!(WIDTH == 4, "varying f32 values are kept as f32x4");
@@ -82,6 +84,12 @@ pub(super) struct VecState {
     fail: cranelift_codegen::ir::Block,
     /// Whether an instruction with an effect may have run in the iteration.
     effect: bool,
+    /// Contiguous accesses proven in bounds for the whole row (the loop being translated is
+    /// the unchecked one, see `row_proof`): the address of work-item 0's access.
+    proven: HashMap<kir::Inst, ClValue>,
+    /// Comparisons proven to have this value for every work-item of the row (in the
+    /// unchecked loop; uniform there).
+    proven_cmps: Vec<(kir::Inst, bool)>,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -210,6 +218,16 @@ pub(super) struct Analysis {
 
 /// The shape of every value of the kernel function `func`, or why it cannot be vectorised.
 pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis, Unsupported> {
+    analyse_with(func, order, &[])
+}
+
+/// `analyse`, with the values `uniform` known to be the same for every work-item (row
+/// proofs, see `row_proof`).
+fn analyse_with(
+    func: &Function,
+    order: &[kir::Block],
+    uniform: &[Value],
+) -> Result<Analysis, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
     for &p in func.dfg.block_params(entry) {
@@ -249,7 +267,11 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis,
                     continue;
                 };
                 let shape_of = |v: Value| shape_at(&shapes, v);
-                let new = join(shapes[r.index()], result_shape(func, data, r, &shape_of));
+                let new = if uniform.contains(&r) {
+                    Shape::Uniform
+                } else {
+                    join(shapes[r.index()], result_shape(func, data, r, &shape_of))
+                };
                 if new != shapes[r.index()] {
                     shapes[r.index()] = new;
                     changed = true;
@@ -437,18 +459,63 @@ impl Translator<'_, '_> {
             bail: cranelift_codegen::ir::Block::reserved_value(),
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
+            proven: HashMap::new(),
+            proven_cmps: Vec::new(),
         });
-        for &kb in &order {
-            let cb = self.b.create_block();
-            self.blocks.insert(kb, cb);
-        }
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         let fail = self.b.create_block();
         let status = self.b.append_block_param(fail, types::I32);
         self.fail = fail;
-        for &kb in &order {
+        let (args, row_base, n) = self.row_loop_start(start)?;
+        // Row versioning (`row_proof`): a loop without the checks proven once for the row
+        // when the proof holds, the checked loop otherwise.
+        let checked = self.b.create_block();
+        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None)];
+        match self.row_proofs(&order, &args, row_base, n)? {
+            Some(proof) => {
+                let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
+                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes));
+            }
+            None => {
+                self.b.ins().jump(checked, &[]);
+            }
+        }
+        for (pre, addrs, cmps, shapes) in loops {
+            self.b.switch_to_block(pre);
+            self.vs().proven = addrs;
+            self.vs().proven_cmps = cmps;
+            let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
+            self.ptr_offsets.clear();
+            self.vec_loop(&order, &before, &args, row_base, n)?;
+            if let Some(s) = saved {
+                self.vs().shapes = s;
+            }
+        }
+        self.fail = fail;
+        self.b.switch_to_block(fail);
+        self.b.ins().return_(&[status]);
+        Ok(())
+    }
+
+    /// One vectorised loop over the row, from the current block (see `translate_vec`).
+    fn vec_loop(
+        &mut self,
+        order: &[kir::Block],
+        before: &HashMap<kir::Block, bool>,
+        args: &[ClValue],
+        row_base: [ClValue; 4],
+        n: ClValue,
+    ) -> Result<(), Unsupported> {
+        let func = self.func;
+        let entry = func.entry_block().ok_or("function without a body")?;
+        let fail = self.fail;
+        for &kb in order {
+            let cb = self.b.create_block();
+            self.blocks.insert(kb, cb);
+        }
+        for &kb in order {
             let cb = self.blocks[&kb];
             for &p in func.dfg.block_params(kb) {
                 let lanes_ty = lanes_of(self.ty(p))?;
@@ -477,7 +544,7 @@ impl Translator<'_, '_> {
                 }
             }
         }
-        self.row_loop_head(start, entry, WIDTH as i64)?;
+        self.row_loop(args, row_base, n, entry, WIDTH as i64)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
         self.b.append_block_param(bail, types::I32);
@@ -488,7 +555,7 @@ impl Translator<'_, '_> {
             vs.bail = bail;
             vs.fail = fail;
         }
-        for &kb in &order {
+        for &kb in order {
             let cb = self.blocks[&kb];
             self.b.switch_to_block(cb);
             self.vs().memo.clear();
@@ -503,8 +570,6 @@ impl Translator<'_, '_> {
             }
         }
         self.fail = fail;
-        self.b.switch_to_block(fail);
-        self.b.ins().return_(&[status]);
         self.b.switch_to_block(bail);
         let ctx = self.ctx();
         self.b
@@ -704,6 +769,9 @@ impl Translator<'_, '_> {
     }
 
     fn vinst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        if self.proven_cmp(inst) {
+            return Ok(());
+        }
         let func = self.func;
         let data = func.dfg.inst(inst);
         let result = func.dfg.inst_result(inst);
@@ -932,6 +1000,9 @@ impl Translator<'_, '_> {
         &mut self,
         inst: kir::Inst,
     ) -> Result<Option<Option<Vec<Vec<ClValue>>>>, Unsupported> {
+        if let Some(done) = self.contiguous_proven(inst)? {
+            return Ok(Some(done));
+        }
         let func = self.func;
         let (ptr, value, write) = match func.dfg.inst(inst) {
             InstData::Load { ptr, .. } => (*ptr, None, false),
