@@ -36,6 +36,8 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+pub(super) mod phase;
+
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
 const _: () = assert!(WIDTH == 4, "varying f32 values are kept as f32x4");
