@@ -704,6 +704,10 @@ impl Translator<'_, '_> {
         let stride = 8 * words as i32;
         // Store: work-item j's word k at area + 8 (j·words + k).
         let area = self.vec_spill_address()?;
+        // Values defined in an earlier block are read through their variables.
+        for &v in &spilled {
+            self.refresh_kept(v)?;
+        }
         let mut k = 0i32;
         for &v in &spilled {
             let ty = self.ty(v);
