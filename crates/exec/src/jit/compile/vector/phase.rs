@@ -30,7 +30,7 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData};
 use cranelift_frontend::Variable;
-use kir::{Function, InstData, Value, ValueDef};
+use kir::{ConvertOp, Function, InstData, Value, ValueDef};
 
 use super::super::{bargs, lanes_of, rpo, ClValue, RowLoop, Translator, Unsupported};
 use super::{
@@ -757,6 +757,17 @@ impl Translator<'_, '_> {
         for &v in &spilled {
             let ty = self.ty(v);
             let lanes = lanes_of(ty)?;
+            if let Some(chain) = self.id_conversion(v) {
+                // Cheaper computed again (and without the reload's guard).
+                for def in chain {
+                    self.vinst(def)?;
+                    if let Some(r) = self.func.dfg.inst_result(def) {
+                        self.def_kept(r)?;
+                    }
+                }
+                k += lanes.len() as i32;
+                continue;
+            }
             let load = |t: &mut Self, cl, j: usize, kk: usize| {
                 let at = j as i32 * stride + 8 * (k + kk as i32);
                 t.b.ins().load(cl, fl, area, at)
@@ -836,6 +847,26 @@ impl Translator<'_, '_> {
             r.resumes.push((site as u32, resume));
         }
         Ok(())
+    }
+
+    /// When `v` is an integer conversion of a work-item query (`(int)get_local_id(0)`): the
+    /// query's and the conversion's instructions.
+    fn id_conversion(&self, v: Value) -> Option<[kir::Inst; 2]> {
+        let func = self.func;
+        let ValueDef::Result(conv) = func.dfg.value_def(v) else {
+            return None;
+        };
+        let InstData::Convert {
+            op: ConvertOp::UConvert | ConvertOp::SConvert,
+            arg,
+            saturate: false,
+            ..
+        } = func.dfg.inst(conv)
+        else {
+            return None;
+        };
+        let query = self.rematerialisable(*arg)?;
+        matches!(func.dfg.inst(query), InstData::WorkItem { .. }).then_some([query, conv])
     }
 
     /// The spill words of the iteration's first work-item.
