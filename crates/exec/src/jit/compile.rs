@@ -72,7 +72,14 @@ pub struct Compiled {
     /// Kernels split at their barriers, without `stackalloc`: runs a row of work-items to
     /// their next barrier as one loop (see `compile::phase`).
     pub phase: Option<extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32>,
+    /// The vectorised phase loop (see `vector::phase`): `(ctx, n, resume, start, stop0)`,
+    /// `vec_width` work-items per iteration.
+    pub phase_vec: Option<PhaseVecFn>,
 }
+
+/// The vectorised phase loop's signature.
+pub type PhaseVecFn = extern "C" fn(*mut rt::ItemCtx, u64, u32, u64, i32) -> i32;
+pub use vector::phase::PHASE_BAIL;
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
 unsafe impl Send for Compiled {}
@@ -507,16 +514,40 @@ pub fn compile_function(
     } else {
         None
     };
+    // The vectorised phase loop, when the kernel allows it (see `vector::phase`).
+    let phase_vec_sig = sig_of(
+        &jm,
+        &[types::I64, types::I64, types::I32, types::I64, types::I32],
+        &[types::I32],
+    );
+    let mut phase_shapes = match phase_fn_id {
+        Some(_) if !std::env::var("OXCL_VEC").is_ok_and(|v| v == "0") => {
+            let func = &module.functions[root];
+            func.entry_block()
+                .filter(|_| vector::phase::phase_callees_allowed(module, &order))
+                .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok())
+        }
+        _ => None,
+    };
+    let phase_vec_fn_id = match phase_shapes {
+        Some(_) => Some(
+            jm.declare_function("kir_phase_vec", Linkage::Local, &phase_vec_sig)
+                .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
     let mut vec_shapes = vec_shapes;
     let passes: Vec<(usize, bool, bool)> = order
         .iter()
         .map(|&f| (f, false, false))
         .chain(row_fn_id.or(phase_fn_id).map(|_| (root, true, false)))
-        .chain(vec_fn_id.map(|_| (root, true, true)))
+        .chain(vec_fn_id.or(phase_vec_fn_id).map(|_| (root, true, true)))
         .collect();
     for (f, row_mode, vec_mode) in passes {
         let func = &module.functions[f];
-        cctx.func.signature = if row_mode && resumable {
+        cctx.func.signature = if row_mode && resumable && vec_mode {
+            phase_vec_sig.clone()
+        } else if row_mode && resumable {
             phase_sig.clone()
         } else if row_mode {
             sig_of(&jm, &[types::I64, types::I64], &[types::I32])
@@ -565,7 +596,10 @@ pub fn compile_function(
             }
             match vec_mode.then(|| vec_shapes.take()).flatten() {
                 Some(analysis) => t.translate_vec(analysis)?,
-                None => t.translate()?,
+                None => match vec_mode.then(|| phase_shapes.take()).flatten() {
+                    Some(analysis) => t.translate_vec_phase(analysis)?,
+                    None => t.translate()?,
+                },
             }
             if let Some(r) = &t.resumable {
                 spill_words = spill_words.max(r.spill_words);
@@ -573,7 +607,11 @@ pub fn compile_function(
             b.seal_all_blocks();
             b.finalize(tc);
         }
-        let id = match (row_mode, row_fn_id.or(phase_fn_id), vec_fn_id) {
+        let id = match (
+            row_mode,
+            row_fn_id.or(phase_fn_id),
+            vec_fn_id.or(phase_vec_fn_id),
+        ) {
             (true, _, Some(id)) if vec_mode => id,
             (true, Some(id), _) => id,
             _ => func_ids[&f],
@@ -736,7 +774,15 @@ pub fn compile_function(
             unsafe { std::mem::transmute(code) };
         phase
     });
+    let phase_vec = phase_vec_fn_id.map(|id| {
+        let code = jm.get_finalized_function(id);
+        // SAFETY: `code` is the vectorised phase loop compiled with the signature
+        // `(i64, i64, i32, i64, i32) -> i32`.
+        let f: PhaseVecFn = unsafe { std::mem::transmute(code) };
+        f
+    });
     Ok(Compiled {
+        phase_vec,
         row_vec,
         vec_width: vector::WIDTH as u64,
         step,

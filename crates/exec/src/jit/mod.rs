@@ -26,6 +26,7 @@ mod math_rt;
 mod phase;
 mod pipe_rt;
 mod rt;
+mod vec_phase;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

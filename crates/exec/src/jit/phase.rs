@@ -75,7 +75,8 @@ impl Worker {
                     c.wi[slot::LOCAL_LINEAR] = ll;
                     ll += local_size[0];
                     c.diverged_at = u64::MAX;
-                    let status = phase(&mut **c, local_size[0], resume);
+                    let status =
+                        super::vec_phase::run_phase_row(run, c, local_size[0], resume, phase);
                     if !c.out.is_empty() {
                         out.printf.append(&mut c.out);
                     }

@@ -29,6 +29,8 @@ pub(super) struct PhaseLoop {
     /// u64 words each work-item has in the spill area: the most any barrier keeps (one
     /// stride for every barrier, so a work-item never writes into another's words).
     pub words: usize,
+    /// The vectorised phase loop's own state (see `vector::phase`).
+    pub vec: Option<Box<super::vector::phase::VecPhase>>,
 }
 
 impl PhaseLoop {
@@ -38,6 +40,7 @@ impl PhaseLoop {
             spill: ClValue::reserved_value(),
             params: Vec::new(),
             words: 0,
+            vec: None,
         }
     }
 }
@@ -62,18 +65,7 @@ impl Translator<'_, '_> {
         let spill = self.b.ins().load(types::I64, fl, ctx, rt::OFF_SPILL);
         self.read_root_entries(&args)?;
         self.read_row_slots();
-        let mut words = 0;
-        if let Some(r) = &self.resumable {
-            for live in r.live.values() {
-                let mut n = 0;
-                for &v in live {
-                    if self.kept(v) {
-                        n += lanes_of(self.ty(v))?.len();
-                    }
-                }
-                words = words.max(n);
-            }
-        }
+        let words = self.spill_words_per_item()?;
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let first = self.b.append_block_param(head, types::I32);
@@ -121,13 +113,31 @@ impl Translator<'_, '_> {
             spill,
             params: args,
             words,
+            vec: None,
         });
         Ok(())
     }
 
+    /// u64 words each work-item has in the spill area: the most lanes any barrier keeps.
+    pub(super) fn spill_words_per_item(&self) -> Result<usize, Unsupported> {
+        let mut words = 0;
+        if let Some(r) = &self.resumable {
+            for live in r.live.values() {
+                let mut n = 0;
+                for &v in live {
+                    if self.kept(v) {
+                        n += lanes_of(self.ty(v))?.len();
+                    }
+                }
+                words = words.max(n);
+            }
+        }
+        Ok(words)
+    }
+
     /// The lanes of kir value `v` when it is a parameter of the kernel (the same for every
     /// work-item: never spilled).
-    fn param_lanes(&self, v: Value) -> Option<Vec<ClValue>> {
+    pub(super) fn param_lanes(&self, v: Value) -> Option<Vec<ClValue>> {
         let phase = self.phase.as_ref()?;
         let entry = self.func.entry_block()?;
         let mut k = 0;
@@ -153,7 +163,7 @@ impl Translator<'_, '_> {
     /// The instruction defining `v` when it is cheaper to compute again after a barrier than
     /// to keep: constants and work-item queries (ids come from the loop index, the rest from
     /// the call's own loads).
-    fn rematerialisable(&self, v: Value) -> Option<kir::Inst> {
+    pub(super) fn rematerialisable(&self, v: Value) -> Option<kir::Inst> {
         let kir::ValueDef::Result(def) = self.func.dfg.value_def(v) else {
             return None;
         };

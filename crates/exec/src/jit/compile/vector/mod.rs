@@ -36,6 +36,7 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+pub(super) mod phase;
 mod row_proof;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
