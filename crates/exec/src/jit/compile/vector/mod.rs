@@ -36,6 +36,9 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod masked;
+mod simd_int;
+
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
 const _: () = assert!(WIDTH == 4, "varying f32 values are kept as f32x4");
@@ -82,6 +85,8 @@ pub(super) struct VecState {
     fail: cranelift_codegen::ir::Block,
     /// Whether an instruction with an effect may have run in the iteration.
     effect: bool,
+    /// The loops run under masks.
+    masked: masked::MaskState,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -206,10 +211,66 @@ pub(super) struct Analysis {
     shapes: Vec<Shape>,
     /// Per block: whether an effect may have run before it in the iteration.
     effects_before: HashMap<kir::Block, bool>,
+    /// The loops with varying branches, run under masks.
+    loops: Vec<masked::MaskedLoop>,
 }
 
 /// The shape of every value of the kernel function `func`, or why it cannot be vectorised.
 pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis, Unsupported> {
+    // Loops with a varying branch run under masks, which make some parameters varying.
+    let mut loops = Vec::new();
+    let shapes = loop {
+        let forced = masked::forced_varying(func, &loops);
+        let shapes = shapes_of(func, order, &forced)?;
+        let more = masked::loops_to_mask(func, order, &shapes, &loops)?;
+        if more.is_empty() {
+            break shapes;
+        }
+        loops.extend(more);
+    };
+    // Control flow must be the same for every work-item of an iteration, except at a
+    // two-way branch outside loops reached before any effect: there the iteration is
+    // abandoned to the scalar loop when its work-items disagree (see `vinst`), and in
+    // masked loops.
+    let before = effects_before(func, order);
+    let cyclic = blocks_in_cycles(func, order);
+    for &kb in order {
+        if masked::in_masked_loop(&loops, kb) {
+            continue;
+        }
+        let mut effect = before.get(&kb).copied().unwrap_or(true);
+        for &inst in func.layout.insts(kb) {
+            let data = func.dfg.inst(inst);
+            let cond = match data {
+                InstData::Brif { cond, .. } => *cond,
+                InstData::Switch { value, .. } => *value,
+                _ => {
+                    effect |= has_effect(func, data);
+                    continue;
+                }
+            };
+            if matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
+                continue;
+            }
+            let two_way = matches!(data, InstData::Brif { .. });
+            if !two_way || effect || cyclic.contains(&kb) {
+                return Err("a branch depends on the work-item".into());
+            }
+        }
+    }
+    Ok(Analysis {
+        shapes,
+        effects_before: before,
+        loops,
+    })
+}
+
+/// The shape of every value of `func`; parameters in `forced` are varying.
+fn shapes_of(
+    func: &Function,
+    order: &[kir::Block],
+    forced: &std::collections::HashSet<Value>,
+) -> Result<Vec<Shape>, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
     for &p in func.dfg.block_params(entry) {
@@ -235,7 +296,7 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis,
                         // Block parameters are uniform or varying (never affine: their lanes
                         // are not the result of one instruction to replay).
                         let s = match shape_at(&shapes, a) {
-                            Shape::Uniform => Shape::Uniform,
+                            Shape::Uniform if !forced.contains(&p) => Shape::Uniform,
                             _ => Shape::Varying,
                         };
                         let new = join(shapes[p.index()], s);
@@ -260,36 +321,7 @@ pub(super) fn analyse(func: &Function, order: &[kir::Block]) -> Result<Analysis,
             break;
         }
     }
-    // Control flow must be the same for every work-item of an iteration, except at a
-    // two-way branch outside loops reached before any effect: there the iteration is
-    // abandoned to the scalar loop when its work-items disagree (see `vinst`).
-    let before = effects_before(func, order);
-    let cyclic = blocks_in_cycles(func, order);
-    for &kb in order {
-        let mut effect = before.get(&kb).copied().unwrap_or(true);
-        for &inst in func.layout.insts(kb) {
-            let data = func.dfg.inst(inst);
-            let cond = match data {
-                InstData::Brif { cond, .. } => *cond,
-                InstData::Switch { value, .. } => *value,
-                _ => {
-                    effect |= has_effect(func, data);
-                    continue;
-                }
-            };
-            if matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
-                continue;
-            }
-            let two_way = matches!(data, InstData::Brif { .. });
-            if !two_way || effect || cyclic.contains(&kb) {
-                return Err("a branch depends on the work-item".into());
-            }
-        }
-    }
-    Ok(Analysis {
-        shapes,
-        effects_before: before,
-    })
+    Ok(shapes)
 }
 
 /// The blocks that lie on a cycle of the control-flow graph.
@@ -423,6 +455,7 @@ impl Translator<'_, '_> {
         let Analysis {
             shapes,
             effects_before: before,
+            loops,
         } = analysis;
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -437,6 +470,7 @@ impl Translator<'_, '_> {
             bail: cranelift_codegen::ir::Block::reserved_value(),
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
+            masked: masked::MaskState::new(func, loops),
         });
         for &kb in &order {
             let cb = self.b.create_block();
@@ -450,6 +484,9 @@ impl Translator<'_, '_> {
         self.fail = fail;
         for &kb in &order {
             let cb = self.blocks[&kb];
+            if self.params_bound_at_jump(kb) {
+                continue;
+            }
             for &p in func.dfg.block_params(kb) {
                 let lanes_ty = lanes_of(self.ty(p))?;
                 if kb == entry || self.shape(p) == Shape::Uniform {
@@ -458,10 +495,11 @@ impl Translator<'_, '_> {
                         .map(|&(cl, _)| self.b.append_block_param(cb, cl))
                         .collect();
                     self.vals[p.index()] = Some(lanes);
-                } else if is_f32(self.ty(p)) {
+                } else if self.simd_param(p) {
+                    let cl = simd_int::simd_cl(self.ty(p)).ok_or("no vector form")?;
                     let lanes = lanes_ty
                         .iter()
-                        .map(|_| self.b.append_block_param(cb, types::F32X4))
+                        .map(|_| self.b.append_block_param(cb, cl))
                         .collect();
                     self.vs().simd.insert(p, lanes);
                 } else {
@@ -476,6 +514,7 @@ impl Translator<'_, '_> {
                     self.vs().varying.insert(p, per);
                 }
             }
+            self.add_mask_param(kb, cb);
         }
         self.row_loop_head(start, entry, WIDTH as i64)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
@@ -532,10 +571,7 @@ impl Translator<'_, '_> {
                     .get(&v)
                     .cloned()
                     .ok_or_else(|| format!("{v} used before its definition"))?;
-                let l: Vec<ClValue> = simd
-                    .iter()
-                    .map(|&x| self.b.ins().extractlane(x, j as u8))
-                    .collect();
+                let l: Vec<ClValue> = simd.iter().map(|&x| self.simd_lane(v, x, j)).collect();
                 self.vs().memo.insert((v, j), l.clone());
                 Ok(l)
             }
@@ -557,7 +593,7 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// The `f32x4` form of `f32` value `v` (one per kir lane).
+    /// The vector form of `f32`, `i32` or `bool` value `v` (one per kir lane; see `simd_int`).
     fn simd_of(&mut self, v: Value) -> Result<Vec<ClValue>, Unsupported> {
         if let Some(x) = self.vs().simd.get(&v) {
             return Ok(x.clone());
@@ -568,21 +604,18 @@ impl Translator<'_, '_> {
         let out: Vec<ClValue> = if self.shape(v) == Shape::Uniform {
             let l = self.get(v)?;
             l.iter()
-                .map(|&x| self.b.ins().splat(types::F32X4, x))
-                .collect()
+                .map(|&x| self.simd_pack(v, &[x]))
+                .collect::<Result<_, _>>()?
         } else {
             let per: Vec<Vec<ClValue>> = (0..WIDTH)
                 .map(|j| self.lane(v, j))
                 .collect::<Result<_, _>>()?;
             (0..per[0].len())
                 .map(|k| {
-                    let mut x = self.b.ins().scalar_to_vector(types::F32X4, per[0][k]);
-                    for (j, l) in per.iter().enumerate().skip(1) {
-                        x = self.b.ins().insertlane(x, l[k], j as u8);
-                    }
-                    x
+                    let lanes: Vec<ClValue> = per.iter().map(|l| l[k]).collect();
+                    self.simd_pack(v, &lanes)
                 })
-                .collect()
+                .collect::<Result<_, _>>()?
         };
         self.vs().memo.insert((v, SIMD_KEY), out.clone());
         Ok(out)
@@ -704,6 +737,9 @@ impl Translator<'_, '_> {
     }
 
     fn vinst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
+        if self.masked_terminator(inst)? {
+            return Ok(());
+        }
         let func = self.func;
         let data = func.dfg.inst(inst);
         let result = func.dfg.inst_result(inst);
@@ -786,7 +822,7 @@ impl Translator<'_, '_> {
                 Ok(())
             }
             Shape::Varying => {
-                if self.simd_inst(inst)? {
+                if self.simd_inst(inst)? || self.simd_int_inst(inst)? {
                     return Ok(());
                 }
                 if let Some(done) = self.contiguous(inst)? {
@@ -1119,7 +1155,7 @@ impl Translator<'_, '_> {
         for (&p, &a) in params.iter().zip(&dest.args) {
             if self.shape(p) == Shape::Uniform {
                 args.extend(self.get(a)?);
-            } else if is_f32(self.ty(p)) {
+            } else if self.simd_param(p) {
                 args.extend(self.simd_of(a)?);
             } else {
                 for j in 0..WIDTH {
@@ -1127,6 +1163,7 @@ impl Translator<'_, '_> {
                 }
             }
         }
+        args.extend(self.entry_mask(dest.block));
         Ok((cb, bargs(&args)))
     }
 }
