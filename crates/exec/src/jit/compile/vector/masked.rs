@@ -39,6 +39,42 @@ pub(super) struct MaskedLoop {
     exit: kir::Block,
 }
 
+/// The blocks of loop `l` every work-item of a round goes through (whether it leaves the loop
+/// or takes the back edge): their mask is the header's.
+fn on_every_path(func: &Function, l: &MaskedLoop) -> HashSet<kir::Block> {
+    let latch = l.blocks[l.blocks.len() - 1];
+    let mut out = HashSet::new();
+    for &b in &l.blocks {
+        // Does a round avoiding `b` reach the latch or the exit?
+        let mut seen = HashSet::new();
+        let mut stack = vec![l.header];
+        let mut avoided = false;
+        while let Some(x) = stack.pop() {
+            if x == b || !seen.insert(x) {
+                continue;
+            }
+            if x == latch {
+                avoided = true;
+                break;
+            }
+            for s in succs(func, x) {
+                if s == l.exit {
+                    avoided = true;
+                } else if s != l.header {
+                    stack.push(s);
+                }
+            }
+            if avoided {
+                break;
+            }
+        }
+        if !avoided {
+            out.insert(b);
+        }
+    }
+    out
+}
+
 /// The successors of `b` (one per edge).
 fn succs(func: &Function, b: kir::Block) -> Vec<kir::Block> {
     func.terminator(b)
@@ -268,6 +304,8 @@ pub(super) struct MaskState {
     incoming: HashMap<kir::Block, Vec<(Option<ClValue>, BlockCall)>>,
     /// Per header: the exit edge, once translated.
     exit_call: HashMap<kir::Block, BlockCall>,
+    /// Blocks of masked loops every work-item of a round goes through.
+    full: HashSet<kir::Block>,
 }
 
 impl MaskState {
@@ -281,6 +319,7 @@ impl MaskState {
             }
             s.simd_blocks.insert(l.header);
             s.simd_blocks.insert(l.exit);
+            s.full.extend(on_every_path(func, l));
         }
         s.loops = loops;
         s
@@ -289,6 +328,15 @@ impl MaskState {
     fn loop_of(&self, b: kir::Block) -> Option<&MaskedLoop> {
         self.loops.iter().find(|l| l.blocks.contains(&b))
     }
+}
+
+/// Whether `v` is the constant `false`.
+fn is_false(func: &Function, v: Value) -> bool {
+    let kir::ValueDef::Result(inst) = func.dfg.value_def(v) else {
+        return false;
+    };
+    func.dfg.value_type(v) == kir::Type::Bool
+        && matches!(func.dfg.inst(inst), InstData::Const { bytes } if bytes.iter().all(|&b| b == 0))
 }
 
 /// Per-edge arguments to bind: the edge's mask and its call.
@@ -383,7 +431,8 @@ impl Translator<'_, '_> {
             if incoming.is_empty() {
                 return Err(format!("{next} of a masked loop is not reached").into());
             }
-            let mask = if incoming.iter().any(|(m, _)| m.is_none()) {
+            let full = self.ms().full.contains(&next);
+            let mask = if full || incoming.iter().any(|(m, _)| m.is_none()) {
                 None
             } else {
                 let mut acc = incoming[0].0;
@@ -471,16 +520,20 @@ impl Translator<'_, '_> {
             }
             if simd_cl(self.ty(p)).is_some() {
                 let mut cur = self.simd_of(args[0].1)?;
+                // `false` on the first edge (`a && b`): the others' masks and values.
+                let mut cur_false = is_false(func, args[0].1);
                 for &(m, a) in &args[1..] {
                     let x = self.simd_of(a)?;
                     cur = match m {
                         None => x,
+                        Some(m) if cur_false => vec![self.b.ins().band(m, x[0])],
                         Some(m) => x
                             .into_iter()
                             .zip(cur)
                             .map(|(x, c)| self.simd_select(m, x, c))
                             .collect(),
                     };
+                    cur_false = false;
                 }
                 self.vs().simd.insert(p, cur);
             } else {

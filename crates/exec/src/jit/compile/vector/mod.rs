@@ -23,7 +23,8 @@
 //! Kernels are vectorised only when every branch condition is uniform (control flow is then
 //! the same for all work-items of an iteration), except two-way branches outside loops that
 //! no effect precedes: an iteration whose work-items disagree there is abandoned and run by
-//! the scalar loop (image borders in a stencil, say). Nothing may be order-dependent between
+//! the scalar loop (image borders in a stencil, say), and branches of loops that can run under
+//! lane masks (`masked`: no effects, no failures). Nothing may be order-dependent between
 //! work-items: no atomics, `printf`, barriers, pipes, images, device-side enqueue or private
 //! arrays, also in the functions they call. Otherwise the scalar row loop runs.
 
