@@ -376,3 +376,43 @@ fn loads_after_a_varying_loop_and_division_inside() {
         assert_eq!(out[i], q + d[(i + 1) % 16], "out[{i}]");
     }
 }
+
+#[test]
+fn masked_loop_inside_a_uniform_loop_with_stores() {
+    // The inner loop's exit varies; the outer loop (uniform) stores every round.
+    let src = "__kernel void k(int n, __global float *out) {
+        int i = get_global_id(0);
+        float x = (float)i * 0.5f + 1.0f;
+        for (int j = 0; j < n; j++) {
+            int steps = 0;
+            while (x > 2.0f) {
+                x = x * 0.75f;
+                steps++;
+            }
+            x = x + (float)(steps + j);
+            out[i * n + j] = x;
+        }
+    }";
+    let (g, n) = (14usize, 5usize);
+    let (r, bufs) = both(
+        src,
+        "k",
+        &[val_i32(n as i32), Arg::Buf(vec![0; 4 * g * n])],
+        &[g],
+        &[g],
+    );
+    r.expect("runs");
+    let out = to_f32s(&bufs[0]);
+    for i in 0..g {
+        let mut x = i as f32 * 0.5 + 1.0;
+        for j in 0..n {
+            let mut steps = 0;
+            while x > 2.0 {
+                x *= 0.75;
+                steps += 1;
+            }
+            x += (steps + j as i32) as f32;
+            assert_eq!(out[i * n + j], x, "out[{i}][{j}]");
+        }
+    }
+}

@@ -7,8 +7,9 @@
 //! lane, the argument of the edge its work-item took (a select under the edge masks: the mask
 //! of the block the edge leaves and the branch condition). The header holds one more value, the
 //! mask of the work-items still in the loop; at the latch it keeps only those that take the
-//! back edge, the loop-carried values of the others keep their value (a select), and the loop
-//! ends when no work-item is left. Its only exit edge is then taken with the arguments the
+//! back edge, the loop-carried values of the others keep their value (a select; only for the
+//! values the results after the loop are computed from), and the loop ends when no work-item is
+//! left. Its only exit edge is then taken with the arguments the
 //! last round computed: a work-item that left earlier computed them from the values it kept,
 //! that is the values it left with, so they are the ones it left with.
 //!
@@ -73,6 +74,70 @@ fn on_every_path(func: &Function, l: &MaskedLoop) -> HashSet<kir::Block> {
         }
     }
     out
+}
+
+/// The header parameters of loop `l` whose value a work-item that left must keep: those the
+/// values used after the loop (exit arguments, uses in other blocks) are computed from. The
+/// others may take any value once the work-item has left (it is inactive: what is computed
+/// from them only enters masks under the active mask, and nothing in the loop fails).
+fn kept_params(func: &Function, l: &MaskedLoop) -> HashSet<Value> {
+    let mut defined_at: HashMap<kir::Inst, kir::Block> = HashMap::new();
+    for &b in &l.blocks {
+        for &i in func.layout.insts(b) {
+            defined_at.insert(i, b);
+        }
+    }
+    let in_loop = |v: Value| match func.dfg.value_def(v) {
+        kir::ValueDef::Result(i) => defined_at.contains_key(&i),
+        kir::ValueDef::Param(b, _) => l.blocks.contains(&b),
+    };
+    let mut need = Vec::new();
+    for &b in &func.layout.blocks {
+        if l.blocks.contains(&b) {
+            if let Some(t) = func.terminator(b) {
+                for dest in func.dfg.inst(t).branch_targets() {
+                    if dest.block == l.exit {
+                        need.extend(dest.args.iter().copied());
+                    }
+                }
+            }
+            continue;
+        }
+        for &i in func.layout.insts(b) {
+            need.extend(
+                func.dfg
+                    .inst(i)
+                    .operands()
+                    .into_iter()
+                    .filter(|&v| in_loop(v)),
+            );
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut kept = HashSet::new();
+    while let Some(v) = need.pop() {
+        if !in_loop(v) || !seen.insert(v) {
+            continue;
+        }
+        match func.dfg.value_def(v) {
+            kir::ValueDef::Result(i) => need.extend(func.dfg.inst(i).operands()),
+            kir::ValueDef::Param(b, _) if b == l.header => {
+                kept.insert(v);
+            }
+            kir::ValueDef::Param(b, k) => {
+                for &p in &l.blocks {
+                    if let Some(t) = func.terminator(p) {
+                        for dest in func.dfg.inst(t).branch_targets() {
+                            if dest.block == b {
+                                need.extend(dest.args.get(k).copied());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    kept
 }
 
 /// The successors of `b` (one per edge).
@@ -239,23 +304,34 @@ pub(super) fn loops_to_mask(
     shapes: &[Shape],
     known: &[MaskedLoop],
 ) -> Result<Vec<MaskedLoop>, Unsupported> {
-    let loops = natural_loops(func, order);
-    let mut out = Vec::new();
+    let mut loops = natural_loops(func, order);
+    // Inner loops first: a loop whose only varying branches are those of masked loops inside
+    // it keeps uniform control flow.
+    loops.sort_by_key(|l| l.blocks.len());
+    let mut out: Vec<MaskedLoop> = Vec::new();
     for l in &loops {
         if known.iter().any(|k| k.header == l.header) {
             continue;
         }
+        let inner_masked = |b: kir::Block| {
+            known.iter().chain(&out).any(|m| {
+                m.header != l.header && l.blocks.contains(&m.header) && m.blocks.contains(&b)
+            })
+        };
         let varying = l.blocks.iter().any(|&b| {
-            func.terminator(b)
-                .and_then(|t| match func.dfg.inst(t) {
-                    InstData::Brif { cond, .. } => Some(*cond),
-                    InstData::Switch { value, .. } => Some(*value),
-                    _ => None,
-                })
-                .is_some_and(|c| !matches!(shapes[c.index()], Shape::Uniform | Shape::Unknown))
+            !inner_masked(b)
+                && func
+                    .terminator(b)
+                    .and_then(|t| match func.dfg.inst(t) {
+                        InstData::Brif { cond, .. } => Some(*cond),
+                        InstData::Switch { value, .. } => Some(*value),
+                        _ => None,
+                    })
+                    .is_some_and(|c| !matches!(shapes[c.index()], Shape::Uniform | Shape::Unknown))
         });
         if varying {
-            out.push(masked_form(func, order, l, &loops)?);
+            let m = masked_form(func, order, l, &loops)?;
+            out.push(m);
         }
     }
     Ok(out)
@@ -306,6 +382,8 @@ pub(super) struct MaskState {
     exit_call: HashMap<kir::Block, BlockCall>,
     /// Blocks of masked loops every work-item of a round goes through.
     full: HashSet<kir::Block>,
+    /// Header parameters whose value work-items that left keep (see `kept_params`).
+    kept: HashSet<Value>,
 }
 
 impl MaskState {
@@ -320,6 +398,7 @@ impl MaskState {
             s.simd_blocks.insert(l.header);
             s.simd_blocks.insert(l.exit);
             s.full.extend(on_every_path(func, l));
+            s.kept.extend(kept_params(func, l));
         }
         s.loops = loops;
         s
@@ -468,7 +547,15 @@ impl Translator<'_, '_> {
         let params = func.dfg.block_params(l.header).to_vec();
         let mut args = Vec::new();
         for (&p, &a) in params.iter().zip(&dest.args) {
-            if self.simd_param(p) {
+            if !self.ms().kept.contains(&p) {
+                if self.simd_param(p) {
+                    args.extend(self.simd_of(a)?);
+                } else {
+                    for j in 0..WIDTH {
+                        args.extend(self.lane(a, j)?);
+                    }
+                }
+            } else if self.simd_param(p) {
                 let new = self.simd_of(a)?;
                 let old = self.simd_of(p)?;
                 for (n, o) in new.into_iter().zip(old) {
