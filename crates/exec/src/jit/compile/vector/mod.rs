@@ -23,7 +23,8 @@
 //! Kernels are vectorised only when every branch condition is uniform (control flow is then
 //! the same for all work-items of an iteration), except two-way branches outside loops that
 //! no effect precedes: an iteration whose work-items disagree there is abandoned and run by
-//! the scalar loop (image borders in a stencil, say). Nothing may be order-dependent between
+//! the scalar loop (image borders in a stencil, say), and branches of loops that can run under
+//! lane masks (`masked`: no effects, no failures). Nothing may be order-dependent between
 //! work-items: no atomics, `printf`, barriers, pipes, images, device-side enqueue or private
 //! arrays, also in the functions they call. Otherwise the scalar row loop runs.
 
@@ -36,8 +37,10 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod masked;
 pub(super) mod phase;
 mod row_proof;
+mod simd_int;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
@@ -91,6 +94,8 @@ pub(super) struct VecState {
     /// Comparisons proven to have this value for every work-item of the row (in the
     /// unchecked loop; uniform there).
     proven_cmps: Vec<(kir::Inst, bool)>,
+    /// The loops run under masks.
+    masked: masked::MaskState,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -215,6 +220,8 @@ pub(super) struct Analysis {
     shapes: Vec<Shape>,
     /// Per block: whether an effect may have run before it in the iteration.
     effects_before: HashMap<kir::Block, bool>,
+    /// The loops with varying branches, run under masks.
+    loops: Vec<masked::MaskedLoop>,
 }
 
 /// The shape of every value of the kernel function `func`, or why it cannot be vectorised.
@@ -229,6 +236,62 @@ fn analyse_with(
     order: &[kir::Block],
     uniform: &[Value],
 ) -> Result<Analysis, Unsupported> {
+    // Loops with a varying branch run under masks, which make some parameters varying.
+    let mut loops = Vec::new();
+    let shapes = loop {
+        let forced = masked::forced_varying(func, &loops);
+        let shapes = shapes_of(func, order, &forced, uniform)?;
+        let more = masked::loops_to_mask(func, order, &shapes, &loops)?;
+        if more.is_empty() {
+            break shapes;
+        }
+        loops.extend(more);
+    };
+    // Control flow must be the same for every work-item of an iteration, except at a
+    // two-way branch outside loops reached before any effect: there the iteration is
+    // abandoned to the scalar loop when its work-items disagree (see `vinst`), and in
+    // masked loops.
+    let before = effects_before(func, order);
+    let cyclic = blocks_in_cycles(func, order);
+    for &kb in order {
+        if masked::in_masked_loop(&loops, kb) {
+            continue;
+        }
+        let mut effect = before.get(&kb).copied().unwrap_or(true);
+        for &inst in func.layout.insts(kb) {
+            let data = func.dfg.inst(inst);
+            let cond = match data {
+                InstData::Brif { cond, .. } => *cond,
+                InstData::Switch { value, .. } => *value,
+                _ => {
+                    effect |= has_effect(func, data);
+                    continue;
+                }
+            };
+            if matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
+                continue;
+            }
+            let two_way = matches!(data, InstData::Brif { .. });
+            if !two_way || effect || cyclic.contains(&kb) {
+                return Err("a branch depends on the work-item".into());
+            }
+        }
+    }
+    Ok(Analysis {
+        shapes,
+        effects_before: before,
+        loops,
+    })
+}
+
+/// The shape of every value of `func`; parameters in `forced` are varying, results in
+/// `uniform` uniform.
+fn shapes_of(
+    func: &Function,
+    order: &[kir::Block],
+    forced: &std::collections::HashSet<Value>,
+    uniform: &[Value],
+) -> Result<Vec<Shape>, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
     for &p in func.dfg.block_params(entry) {
@@ -254,7 +317,7 @@ fn analyse_with(
                         // Block parameters are uniform or varying (never affine: their lanes
                         // are not the result of one instruction to replay).
                         let s = match shape_at(&shapes, a) {
-                            Shape::Uniform => Shape::Uniform,
+                            Shape::Uniform if !forced.contains(&p) => Shape::Uniform,
                             _ => Shape::Varying,
                         };
                         let new = join(shapes[p.index()], s);
@@ -283,36 +346,7 @@ fn analyse_with(
             break;
         }
     }
-    // Control flow must be the same for every work-item of an iteration, except at a
-    // two-way branch outside loops reached before any effect: there the iteration is
-    // abandoned to the scalar loop when its work-items disagree (see `vinst`).
-    let before = effects_before(func, order);
-    let cyclic = blocks_in_cycles(func, order);
-    for &kb in order {
-        let mut effect = before.get(&kb).copied().unwrap_or(true);
-        for &inst in func.layout.insts(kb) {
-            let data = func.dfg.inst(inst);
-            let cond = match data {
-                InstData::Brif { cond, .. } => *cond,
-                InstData::Switch { value, .. } => *value,
-                _ => {
-                    effect |= has_effect(func, data);
-                    continue;
-                }
-            };
-            if matches!(shapes[cond.index()], Shape::Uniform | Shape::Unknown) {
-                continue;
-            }
-            let two_way = matches!(data, InstData::Brif { .. });
-            if !two_way || effect || cyclic.contains(&kb) {
-                return Err("a branch depends on the work-item".into());
-            }
-        }
-    }
-    Ok(Analysis {
-        shapes,
-        effects_before: before,
-    })
+    Ok(shapes)
 }
 
 /// The blocks that lie on a cycle of the control-flow graph.
@@ -446,6 +480,7 @@ impl Translator<'_, '_> {
         let Analysis {
             shapes,
             effects_before: before,
+            loops: mask_loops,
         } = analysis;
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -462,6 +497,7 @@ impl Translator<'_, '_> {
             effect: false,
             proven: HashMap::new(),
             proven_cmps: Vec::new(),
+            masked: masked::MaskState::new(func, mask_loops.clone()),
         });
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
@@ -485,6 +521,8 @@ impl Translator<'_, '_> {
         }
         for (pre, addrs, cmps, shapes) in loops {
             self.b.switch_to_block(pre);
+            // Each version of the loop translates the masked loops afresh.
+            self.vs().masked = masked::MaskState::new(func, mask_loops.clone());
             self.vs().proven = addrs;
             self.vs().proven_cmps = cmps;
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
@@ -518,6 +556,9 @@ impl Translator<'_, '_> {
         }
         for &kb in order {
             let cb = self.blocks[&kb];
+            if self.params_bound_at_jump(kb) {
+                continue;
+            }
             for &p in func.dfg.block_params(kb) {
                 let lanes_ty = lanes_of(self.ty(p))?;
                 if kb == entry || self.shape(p) == Shape::Uniform {
@@ -526,10 +567,11 @@ impl Translator<'_, '_> {
                         .map(|&(cl, _)| self.b.append_block_param(cb, cl))
                         .collect();
                     self.vals[p.index()] = Some(lanes);
-                } else if is_f32(self.ty(p)) {
+                } else if self.simd_param(p) {
+                    let cl = simd_int::simd_cl(self.ty(p)).ok_or("no vector form")?;
                     let lanes = lanes_ty
                         .iter()
-                        .map(|_| self.b.append_block_param(cb, types::F32X4))
+                        .map(|_| self.b.append_block_param(cb, cl))
                         .collect();
                     self.vs().simd.insert(p, lanes);
                 } else {
@@ -544,6 +586,7 @@ impl Translator<'_, '_> {
                     self.vs().varying.insert(p, per);
                 }
             }
+            self.add_mask_param(kb, cb);
         }
         self.row_loop(args, row_base, n, entry, WIDTH as i64)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
@@ -598,10 +641,7 @@ impl Translator<'_, '_> {
                     .get(&v)
                     .cloned()
                     .ok_or_else(|| format!("{v} used before its definition"))?;
-                let l: Vec<ClValue> = simd
-                    .iter()
-                    .map(|&x| self.b.ins().extractlane(x, j as u8))
-                    .collect();
+                let l: Vec<ClValue> = simd.iter().map(|&x| self.simd_lane(v, x, j)).collect();
                 self.vs().memo.insert((v, j), l.clone());
                 Ok(l)
             }
@@ -623,7 +663,7 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// The `f32x4` form of `f32` value `v` (one per kir lane).
+    /// The vector form of `f32`, `i32` or `bool` value `v` (one per kir lane; see `simd_int`).
     fn simd_of(&mut self, v: Value) -> Result<Vec<ClValue>, Unsupported> {
         if let Some(x) = self.vs().simd.get(&v) {
             return Ok(x.clone());
@@ -634,21 +674,18 @@ impl Translator<'_, '_> {
         let out: Vec<ClValue> = if self.shape(v) == Shape::Uniform {
             let l = self.get(v)?;
             l.iter()
-                .map(|&x| self.b.ins().splat(types::F32X4, x))
-                .collect()
+                .map(|&x| self.simd_pack(v, &[x]))
+                .collect::<Result<_, _>>()?
         } else {
             let per: Vec<Vec<ClValue>> = (0..WIDTH)
                 .map(|j| self.lane(v, j))
                 .collect::<Result<_, _>>()?;
             (0..per[0].len())
                 .map(|k| {
-                    let mut x = self.b.ins().scalar_to_vector(types::F32X4, per[0][k]);
-                    for (j, l) in per.iter().enumerate().skip(1) {
-                        x = self.b.ins().insertlane(x, l[k], j as u8);
-                    }
-                    x
+                    let lanes: Vec<ClValue> = per.iter().map(|l| l[k]).collect();
+                    self.simd_pack(v, &lanes)
                 })
-                .collect()
+                .collect::<Result<_, _>>()?
         };
         self.vs().memo.insert((v, SIMD_KEY), out.clone());
         Ok(out)
@@ -770,7 +807,7 @@ impl Translator<'_, '_> {
     }
 
     fn vinst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
-        if self.proven_cmp(inst) {
+        if self.proven_cmp(inst) || self.masked_terminator(inst)? {
             return Ok(());
         }
         let func = self.func;
@@ -855,7 +892,7 @@ impl Translator<'_, '_> {
                 Ok(())
             }
             Shape::Varying => {
-                if self.simd_inst(inst)? {
+                if self.simd_inst(inst)? || self.simd_int_inst(inst)? {
                     return Ok(());
                 }
                 if let Some(done) = self.contiguous(inst)? {
@@ -1191,7 +1228,7 @@ impl Translator<'_, '_> {
         for (&p, &a) in params.iter().zip(&dest.args) {
             if self.shape(p) == Shape::Uniform {
                 args.extend(self.get(a)?);
-            } else if is_f32(self.ty(p)) {
+            } else if self.simd_param(p) {
                 args.extend(self.simd_of(a)?);
             } else {
                 for j in 0..WIDTH {
@@ -1199,6 +1236,7 @@ impl Translator<'_, '_> {
                 }
             }
         }
+        args.extend(self.entry_mask(dest.block));
         Ok((cb, bargs(&args)))
     }
 }

@@ -268,9 +268,11 @@ pub(in crate::jit::compile) fn analyse_phase(
             }
         }
         if !grew {
+            // Phase loops do not mask loops (a varying branch abandons the iteration).
             return Ok(Analysis {
                 shapes,
                 effects_before: before,
+                loops: Vec::new(),
             });
         }
     }
@@ -293,6 +295,7 @@ impl Translator<'_, '_> {
         let Analysis {
             shapes,
             effects_before: before,
+            loops: _,
         } = analysis;
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -307,6 +310,9 @@ impl Translator<'_, '_> {
             bail: cranelift_codegen::ir::Block::reserved_value(),
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
+            proven: HashMap::new(),
+            proven_cmps: Vec::new(),
+            masked: super::masked::MaskState::new(func, Vec::new()),
         });
         for &kb in &order {
             let cb = self.b.create_block();
