@@ -99,13 +99,15 @@ impl Locked<'_, '_> {
     fn get(&mut self, off: u64, width: usize) -> Result<u64, Fault> {
         let mut b = [0u8; 8];
         let p = self.at(off);
-        self.mem.read(p, &mut b[..width])?;
+        // The pipe's own memory: synchronised by its lock, not by the kernel.
+        self.mem.untracked(|m| m.read(p, &mut b[..width]))?;
         Ok(u64::from_le_bytes(b))
     }
 
     fn set(&mut self, off: u64, width: usize, value: u64) -> Result<(), Fault> {
         let p = self.at(off);
-        self.mem.write(p, &value.to_le_bytes()[..width])
+        self.mem
+            .untracked(|m| m.write(p, &value.to_le_bytes()[..width]))
     }
 
     fn state(&mut self, slot: u64) -> Result<u8, Fault> {
@@ -125,7 +127,7 @@ impl Locked<'_, '_> {
     fn copy_out(&mut self, slot: u64, dst: u64) -> Result<(), Fault> {
         let mut buf = vec![0u8; self.packet_size as usize];
         let src = self.packet(slot);
-        self.mem.read(src, &mut buf)?;
+        self.mem.untracked(|m| m.read(src, &mut buf))?;
         self.mem.write(dst, &buf)
     }
 
@@ -134,7 +136,7 @@ impl Locked<'_, '_> {
         let mut buf = vec![0u8; self.packet_size as usize];
         self.mem.read(src, &mut buf)?;
         let dst = self.packet(slot);
-        self.mem.write(dst, &buf)
+        self.mem.untracked(|m| m.write(dst, &buf))
     }
 
     fn add_count(&mut self, delta: i64) -> Result<(), Fault> {
