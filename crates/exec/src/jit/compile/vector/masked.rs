@@ -508,7 +508,7 @@ impl Translator<'_, '_> {
             let next = l.blocks[k + 1];
             let incoming = self.ms().incoming.remove(&next).unwrap_or_default();
             if incoming.is_empty() {
-                return Err(format!("{next} of a masked loop is not reached").into());
+                return Err(format!("{next} of a masked loop is not reached"));
             }
             let full = self.ms().full.contains(&next);
             let mask = if full || incoming.iter().any(|(m, _)| m.is_none()) {
