@@ -595,9 +595,9 @@ impl Translator<'_, '_> {
         for j in 0..WIDTH {
             let mut loaded = Vec::new();
             for (k, &(cl, _)) in lanes.iter().enumerate() {
-                match value {
-                    Some(_) => {
-                        self.b.ins().store(flags, stored[j][k], addr, off);
+                match stored.get(j) {
+                    Some(x) => {
+                        self.b.ins().store(flags, x[k], addr, off);
                     }
                     None => loaded.push(self.b.ins().load(cl, flags, addr, off)),
                 }
