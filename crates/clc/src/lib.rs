@@ -132,6 +132,8 @@ fn compile_here(
                 || (cl_version >= 300 && has_feature("__opencl_c_work_group_collective_functions")),
             subgroups: cl_version >= 200
                 && (has("cl_khr_subgroups") || has_feature("__opencl_c_subgroups")),
+            int64_base_atomics: has("cl_khr_int64_base_atomics"),
+            int64_extended_atomics: has("cl_khr_int64_extended_atomics"),
             linkage,
         };
         crate::emit::emit_translation_unit(&tu, target, opts, &mut diags)

@@ -10,6 +10,10 @@ use crate::ast::{AddrSpace, Expr, ExprKind};
 use crate::sema::{Scalar, Symbol, Type};
 use crate::source::Span;
 
+/// The cost of splatting a scalar argument to a vector parameter: more than any sum of
+/// scalar conversion costs of a call, so every overload without a splat is preferred.
+const SPLAT_COST: u32 = 100;
+
 impl<'a> Emitter<'a> {
     pub(crate) fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Option<Val> {
         // §1.12.1: a Block variable (or literal) is called like a function.
@@ -89,6 +93,9 @@ impl<'a> Emitter<'a> {
         }
         if name == "__builtin_expect" {
             return self.builtin_expect(args, span);
+        }
+        if let Some(double) = builtin_infinity(name) {
+            return self.builtin_infinity(double, args, span);
         }
         if name == "printf" {
             return self.printf(args, span);
@@ -239,6 +246,13 @@ impl<'a> Emitter<'a> {
                     (false, true) => 5,
                     (true, false) => 8,
                 })
+            }
+            // A scalar argument splats to a vector parameter (clang's vector splat conversion:
+            // `fmax(float, float4)` is `fmax(float4, float4)`, `clamp(int4, int, int4)` is
+            // `clamp(int4, int4, int4)`). It ranks below every scalar-only match, so an
+            // overload taking the scalar as it is (`fmin(float4, float)`) is still preferred.
+            (Type::Scalar(_), Type::Vector(p, _)) => {
+                Self::conversion_cost(arg, &Type::Scalar(*p), is_const).map(|c| c + SPLAT_COST)
             }
             (Type::Pointer(a), Type::Pointer(p)) => {
                 if !super::convert::same_unqualified(&a.ty, &p.ty) {
@@ -762,6 +776,44 @@ impl<'a> Emitter<'a> {
         self.assign_convert(v, &long, &args[0], "passing to parameter of type")
     }
 
+    /// OpenCL C 1.2 §9.3, §9.4: the 64-bit `atom_*` functions exist only where the device
+    /// supports `cl_khr_int64_base_atomics` (add, sub, xchg, inc, dec, cmpxchg) or
+    /// `cl_khr_int64_extended_atomics` (min, max, and, or, xor).
+    fn int64_atom_supported(&self, name: &str) -> bool {
+        let op = name.trim_start_matches("atom_");
+        if matches!(op, "min" | "max" | "and" | "or" | "xor") {
+            self.opts.int64_extended_atomics
+        } else {
+            self.opts.int64_base_atomics
+        }
+    }
+
+    /// `__builtin_inff()`, `__builtin_huge_valf()` (float) and `__builtin_inf()`,
+    /// `__builtin_huge_val()` (double, float where doubles are not supported): positive
+    /// infinity. `INFINITY`, `HUGE_VALF` and `HUGE_VAL` expand to them (2.0 §6.13.2, as in
+    /// clang's `opencl-c-base.h`).
+    fn builtin_infinity(&mut self, double: bool, args: &[Expr], span: Span) -> Option<Val> {
+        if !args.is_empty() {
+            self.error(
+                span,
+                format!(
+                    "too many arguments to function call, expected 0, have {}",
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let s = if double && self.opts.fp64 {
+            Scalar::Double
+        } else {
+            Scalar::Float
+        };
+        Some(Val {
+            id: self.float_const(s, f64::INFINITY),
+            ty: Type::Scalar(s),
+        })
+    }
+
     /// `printf` (§6.15.14): OpenCL.std `printf` with the format as a `__constant char *`;
     /// default argument promotions (float → double only when doubles are supported).
     fn printf(&mut self, args: &[Expr], span: Span) -> Option<Val> {
@@ -1275,17 +1327,11 @@ impl<'a> Emitter<'a> {
             }
             other => other.scalar(),
         };
-        // The 64-bit `atom_*` functions come with cl_khr_int64_base_atomics (add, sub, xchg,
-        // inc, dec, cmpxchg) and cl_khr_int64_extended_atomics (min, max, and, or, xor).
-        let int64_extension = if kind <= 5 {
-            "cl_khr_int64_base_atomics"
-        } else {
-            "cl_khr_int64_extended_atomics"
-        };
-        let has_int64 = self.target.extensions.iter().any(|e| e == int64_extension);
         let ok_elem = match elem {
             Some(Scalar::Int | Scalar::UInt) => true,
-            Some(Scalar::Long | Scalar::ULong) => name.starts_with("atom_") && has_int64,
+            Some(Scalar::Long | Scalar::ULong) => {
+                name.starts_with("atom_") && self.int64_atom_supported(name)
+            }
             Some(Scalar::Float) => kind == 2,
             _ => false,
         };
@@ -1295,10 +1341,16 @@ impl<'a> Emitter<'a> {
                 AddrSpace::Global | AddrSpace::Local | AddrSpace::Generic
             )
         {
-            let msg = format!(
+            let mut msg = format!(
                 "no matching function for call to '{name}' with argument of type '{}'",
                 self.type_name(&vals[0].ty)
             );
+            if matches!(elem, Some(Scalar::Long | Scalar::ULong)) && name.starts_with("atom_") {
+                msg.push_str(
+                    " (64-bit atomics need cl_khr_int64_base_atomics or \
+                     cl_khr_int64_extended_atomics, which this device does not support)",
+                );
+            }
             self.error(args[0].span, msg);
             return None;
         }
@@ -1843,6 +1895,15 @@ impl<'a> Emitter<'a> {
             return None;
         }
         if s.bits() == 64 {
+            // 2.0 §6.13.11.6: the 64-bit atomic types need both 64-bit atomics extensions.
+            if !(self.opts.int64_base_atomics && self.opts.int64_extended_atomics) {
+                let msg = format!(
+                    "use of type '{}' requires cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics support, which this device does not have",
+                    self.type_name(&obj.ty)
+                );
+                self.error(args[0].span, msg);
+                return None;
+            }
             self.b.capability(spv::Capability::Int64Atomics);
         }
         let vt = Type::Scalar(s);
@@ -2088,5 +2149,14 @@ pub(super) fn arg_count_span(call: Span, args: &[Expr], expected: usize) -> Span
     match args.get(expected) {
         Some(extra) => extra.span,
         None => Span::new(call.file, call.end.saturating_sub(1), call.end),
+    }
+}
+
+/// Whether `name` is one of clang's infinity built-ins, and if so whether it is the double one.
+pub(crate) fn builtin_infinity(name: &str) -> Option<bool> {
+    match name {
+        "__builtin_inff" | "__builtin_huge_valf" => Some(false),
+        "__builtin_inf" | "__builtin_huge_val" => Some(true),
+        _ => None,
     }
 }

@@ -1156,6 +1156,14 @@ impl<'a> Emitter<'a> {
             },
             ExprKind::Unary(UnaryOp::Plus, a) => self.const_number(a)?,
             ExprKind::Cast(_, a) => self.const_number(a)?,
+            // `INFINITY` and `HUGE_VALF` in a program-scope initializer.
+            ExprKind::Call(callee, args)
+                if args.is_empty()
+                    && matches!(&callee.kind, ExprKind::Ident(n)
+                        if super::call::builtin_infinity(n).is_some()) =>
+            {
+                Num::Float(f64::INFINITY)
+            }
             ExprKind::Binary(op, a, b, _) => {
                 let x = self.const_number(a)?;
                 let y = self.const_number(b)?;

@@ -1286,7 +1286,9 @@ impl<'a> Emitter<'a> {
 
     fn logical(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<Val> {
         let av = self.rvalue(a)?;
-        if av.ty.is_vector() {
+        // A vector on either side makes it component-wise, the scalar widened like for the
+        // other operators (1.2 §6.3.h, as clang-15 does: `int && int4` is an `int4`).
+        if av.ty.is_vector() || self.probe_type(b).is_some_and(|t| t.is_vector()) {
             // Component-wise, both sides evaluated (§6.3.g).
             let bv = self.rvalue(b)?;
             let (x, y, ty) = self.arith_operands(av, bv, span, op)?;

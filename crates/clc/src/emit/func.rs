@@ -283,12 +283,17 @@ impl<'a> Emitter<'a> {
                     s.defined = true;
                     s.span = name_span;
                 }
+                if !prev.has_block_params() {
+                    self.b.name(prev.id, &name);
+                }
             }
             return;
         }
         let id = self.b.id();
-        // A function with Block parameters is only emitted as its specializations.
-        if !param_types.iter().any(|t| matches!(t, Type::Block(_))) {
+        // Named where it is defined (or imported): a prototype that is never defined nor called
+        // has no OpFunction, and an OpName must not target an undefined id (SPIR-V 2.16.1). A
+        // function with Block parameters is only emitted as its specializations.
+        if is_def && !param_types.iter().any(|t| matches!(t, Type::Block(_))) {
             self.b.name(id, &name);
         }
         self.funcs.insert(
@@ -744,6 +749,7 @@ impl<'a> Emitter<'a> {
                 self.b.function_parameter(*t);
             }
             self.b.end_function();
+            self.b.name(sig.id, &name);
             self.link_decoration(sig.id, &name, LINKAGE_IMPORT);
         }
     }

@@ -87,6 +87,10 @@ pub struct EmitOptions {
     pub work_group_collectives: bool,
     /// Sub-group functions (`cl_khr_subgroups` or `__opencl_c_subgroups`).
     pub subgroups: bool,
+    /// 64-bit `atom_add`/`sub`/`xchg`/`inc`/`dec`/`cmpxchg` (`cl_khr_int64_base_atomics`).
+    pub int64_base_atomics: bool,
+    /// 64-bit `atom_min`/`max`/`and`/`or`/`xor` (`cl_khr_int64_extended_atomics`).
+    pub int64_extended_atomics: bool,
     /// Compiling an object for linking (`clCompileProgram`): non-static functions with a body
     /// are exported and called functions without one imported (`LinkageAttributes`, SPIR-V
     /// 2.16.1), instead of an error.

@@ -19,8 +19,39 @@ pub use lit::{parse_char_literal, parse_number, NumberLit};
 
 /// Parses a whole translation unit. Never panics; errors go to `diags`.
 pub fn parse(tokens: &[Token], diags: &mut Diagnostics) -> TranslationUnit {
+    if tokens.iter().any(|t| gnu_alternate_keyword(t).is_some()) {
+        let normalized: Vec<Token> = tokens
+            .iter()
+            .map(|t| match gnu_alternate_keyword(t) {
+                Some(k) => Token {
+                    text: k.to_string(),
+                    ..t.clone()
+                },
+                None => t.clone(),
+            })
+            .collect();
+        let mut p = Parser::new(&normalized, diags);
+        return p.translation_unit();
+    }
     let mut p = Parser::new(tokens, diags);
     p.translation_unit()
+}
+
+/// The keyword a GNU alternate spelling stands for (`__const` is `const`, `__inline__` is
+/// `inline`, …), which clang-15 accepts in OpenCL C as in C (real-world kernels write
+/// `__global __const uchar *`).
+fn gnu_alternate_keyword(t: &Token) -> Option<&'static str> {
+    if t.kind != TokenKind::Ident || !t.text.starts_with("__") {
+        return None;
+    }
+    Some(match t.text.as_str() {
+        "__const" | "__const__" => "const",
+        "__volatile" | "__volatile__" => "volatile",
+        "__restrict__" => "__restrict",
+        "__inline__" => "inline",
+        "__signed" | "__signed__" => "signed",
+        _ => return None,
+    })
 }
 
 /// Upper bound on nesting (parentheses, blocks, declarators) so hostile input cannot overflow
