@@ -26,7 +26,11 @@ pub(super) fn run_phase_row(
     phase: PhaseFn,
 ) -> i32 {
     let w = run.compiled.vec_width;
-    let Some(vec) = run.compiled.phase_vec.filter(|_| n.is_multiple_of(w) && n > 0) else {
+    let Some(vec) = run
+        .compiled
+        .phase_vec
+        .filter(|_| n.is_multiple_of(w) && n > 0)
+    else {
         return phase(c, n, resume);
     };
     run_vec(c, n, resume, w, vec, phase)
