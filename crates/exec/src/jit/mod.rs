@@ -21,6 +21,7 @@ mod barrier;
 mod compile;
 mod disk_cache;
 mod enqueue_rt;
+mod fuse;
 mod image_rt;
 mod math_rt;
 mod phase;
@@ -398,6 +399,16 @@ fn run(
     let next = AtomicU64::new(0);
     // About 64 chunks per thread, so that threads still share the work evenly.
     let chunk = (total_groups / (threads as u64 * 64)).clamp(1, 64);
+    // Groups blind to the work-group structure run as long rows (`fuse`).
+    let fused = (fuse::Fusion::of(
+        module,
+        kernel,
+        nd.local_size,
+        &ctx.local_sizes,
+        has_barriers,
+        has_private,
+    ) == fuse::Fusion::Lines)
+        .then(|| fuse::Chunks::new(groups, if threads == 1 { total_groups } else { chunk }));
     let abort = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, GroupResult)>> = Mutex::new(Vec::new());
     // Work-groups, work-items and barriers of the groups not kept in `results`.
@@ -409,8 +420,11 @@ fn run(
         // Groups are taken `chunk` at a time: one shared counter update per chunk, not per
         // group (the counter's cache line moves between cores at every update).
         let (mut taken, mut end) = (0, 0);
+        if let Some(chunks) = &fused {
+            state.run_pieces(&ctx, chunks, &next, &abort, &mut counts, &mut mine);
+        }
         loop {
-            if abort.load(Ordering::Relaxed) {
+            if abort.load(Ordering::Relaxed) || fused.is_some() {
                 break;
             }
             if taken == end {
@@ -571,7 +585,9 @@ impl Worker {
             let start = group_id[d] * nd.local_size[d];
             local_size[d] = nd.local_size[d].min(nd.global_size[d] - start);
         }
-        for region in &mut self.local {
+        // Regions of other kernels are empty: no call at all (a `memset` per group, even of
+        // 0 bytes, is an AVX-512 routine that slowed the kernel's own code; see `fuse`).
+        for region in self.local.iter_mut().filter(|r| !r.is_empty()) {
             region.fill(0);
         }
         let count = local_size[0] * local_size[1] * local_size[2];
