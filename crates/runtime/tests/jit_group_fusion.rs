@@ -338,3 +338,80 @@ fn atomics_in_two_dimensional_groups_keep_the_group_order() {
     assert_eq!(out, expect);
     assert_eq!(to_u32s(&bufs[1]), vec![ticket]);
 }
+
+#[test]
+fn two_dimensional_kernels_with_loops_and_borders() {
+    // A 3x3 box filter with clamped borders (a loop: 2D groups keep their order) and a
+    // stencil with border tests (fused; the ND-range's first and last groups run apart).
+    let src = "__kernel void box3(int w, int h, __global const float *in, __global float *out) {
+        int x = get_global_id(0), y = get_global_id(1);
+        float acc = 0.0f;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                acc += in[clamp(y + dy, 0, h - 1) * w + clamp(x + dx, 0, w - 1)];
+        out[y * w + x] = acc;
+    }
+    __kernel void stencil(int w, int h, __global const float *in, __global float *out) {
+        int x = get_global_id(0), y = get_global_id(1);
+        int i = y * w + x;
+        if (x == 0 || y == 0 || x == w - 1 || y == h - 1) {
+            out[i] = in[i];
+            return;
+        }
+        out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - w] + in[i + w]);
+    }";
+    let (w, h) = (203usize, 21usize);
+    let input: Vec<f32> = (0..w * h)
+        .map(|i| ((i * 7919) % 1013) as f32 / 64.0)
+        .collect();
+    let at = |x: i64, y: i64| {
+        let x = x.clamp(0, w as i64 - 1) as usize;
+        let y = y.clamp(0, h as i64 - 1) as usize;
+        input[y * w + x]
+    };
+    for threads in [1, 0] {
+        for kernel in ["box3", "stencil"] {
+            let (r, bufs) = both(
+                src,
+                kernel,
+                &[
+                    Arg::Val((w as i32).to_le_bytes().to_vec()),
+                    Arg::Val((h as i32).to_le_bytes().to_vec()),
+                    Arg::Buf(f32s(&input)),
+                    Arg::Buf(vec![0; 4 * w * h]),
+                ],
+                &Launch {
+                    global: &[w, h],
+                    local: &[16, 4],
+                    offset: None,
+                    threads,
+                },
+            );
+            r.expect("runs");
+            let out = to_f32s(&bufs[1]);
+            for y in 0..h as i64 {
+                for x in 0..w as i64 {
+                    let expect = if kernel == "box3" {
+                        let mut acc = 0.0f32;
+                        for dy in -1..=1 {
+                            for dx in -1..=1 {
+                                acc += at(x + dx, y + dy);
+                            }
+                        }
+                        acc
+                    } else if x == 0 || y == 0 || x == w as i64 - 1 || y == h as i64 - 1 {
+                        at(x, y)
+                    } else {
+                        0.5 * at(x, y)
+                            + 0.125 * (at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1))
+                    };
+                    assert_eq!(
+                        out[(y * w as i64 + x) as usize],
+                        expect,
+                        "{kernel} [{x}, {y}]"
+                    );
+                }
+            }
+        }
+    }
+}

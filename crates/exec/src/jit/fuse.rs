@@ -59,7 +59,18 @@ impl Fusion {
             return Fusion::Off;
         }
         let single_line = local_size[1] == 1 && local_size[2] == 1;
-        for f in module.reachable_functions(kernel.func) {
+        let reachable = module.reachable_functions(kernel.func);
+        // Groups of several lines of a kernel with loops keep their order: the lines of a
+        // group tile usually share the data their loops read (sgemm, convolutions), which
+        // stays in cache while the group runs; lines across a whole row of groups would not.
+        if !single_line
+            && reachable
+                .iter()
+                .any(|f| has_cycle(&module.functions[f.index()]))
+        {
+            return Fusion::Off;
+        }
+        for f in reachable {
             for inst in &module.functions[f.index()].dfg.insts {
                 match inst {
                     InstData::WorkItem { query, .. } | InstData::WorkItemDyn { query, .. }
@@ -84,6 +95,47 @@ impl Fusion {
         }
         Fusion::Lines
     }
+}
+
+/// Whether the function's control flow has a cycle (a loop).
+fn has_cycle(func: &kir::Function) -> bool {
+    let Some(entry) = func.entry_block() else {
+        return false;
+    };
+    let succs = |b: kir::Block| -> Vec<kir::Block> {
+        func.terminator(b)
+            .map(|t| {
+                func.dfg
+                    .inst(t)
+                    .branch_targets()
+                    .iter()
+                    .map(|c| c.block)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // Depth-first search: an edge to a block still on the path is a back edge.
+    let mut on_path = std::collections::HashSet::new();
+    let mut done = std::collections::HashSet::new();
+    let mut stack = vec![(entry, succs(entry), 0usize)];
+    on_path.insert(entry);
+    while let Some((block, next, i)) = stack.last_mut() {
+        if let Some(&s) = next.get(*i) {
+            *i += 1;
+            if on_path.contains(&s) {
+                return true;
+            }
+            if done.insert(s) {
+                on_path.insert(s);
+                let n = succs(s);
+                stack.push((s, n, 0));
+            }
+        } else {
+            on_path.remove(block);
+            stack.pop();
+        }
+    }
+    false
 }
 
 /// Whether a work-item query gives the same value whatever the work-group structure.
@@ -238,7 +290,17 @@ impl Worker {
             }
             c.wi[slot::GLOBAL_LINEAR] = linear([base[0], base[1] + y, base[2] + z]);
             c.wi[slot::LOCAL_LINEAR] = line * local_size[0];
-            if let Err(e) = run_row(run, c, width(live)) {
+            // The first and last groups of the ND-range's row run as rows of their own: their
+            // work-items are where border tests (`x == 0`, `x == n - 1`, clamps) differ, which
+            // would keep the vectorised loop's row proofs from holding for the whole line.
+            let mut cuts = [width(live); 3];
+            if live > 1 && group_id[0] == 0 {
+                cuts[0] = width(1);
+            }
+            if live > 1 && group_id[0] + live == groups[0] {
+                cuts[1] = width(live - 1);
+            }
+            if let Err(e) = run_segments(run, c, cuts) {
                 // The group of the failing work-item; an error without one is the first's.
                 let h = error_global_id(&e)
                     .and_then(|gid| gid[0].checked_sub(base[0]))
@@ -259,6 +321,33 @@ impl Worker {
             }),
         }
     }
+}
+
+/// Runs work-items `0..cuts[2]` of a row whose x = 0 ids the context holds, as the rows
+/// `0..cuts[0]`, `cuts[0]..cuts[1]` and `cuts[1]..cuts[2]` (empty ones skipped).
+fn run_segments(
+    run: &RunCtx<'_>,
+    c: &mut super::rt::ItemCtx,
+    cuts: [u64; 3],
+) -> Result<(), ExecError> {
+    const IDS: [usize; 4] = [
+        slot::LOCAL_ID,
+        slot::GLOBAL_ID,
+        slot::GLOBAL_LINEAR,
+        slot::LOCAL_LINEAR,
+    ];
+    let x0 = c.wi;
+    let mut done = 0;
+    for end in cuts {
+        if end > done {
+            for s in IDS {
+                c.wi[s] = x0[s] + done;
+            }
+            run_row(run, c, end - done)?;
+            done = end;
+        }
+    }
+    Ok(())
 }
 
 /// The work-item an error names, if it names one.
