@@ -39,6 +39,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 
 mod masked;
 pub(super) mod phase;
+mod row_prefix;
 mod row_proof;
 mod simd_int;
 
@@ -509,17 +510,18 @@ impl Translator<'_, '_> {
         // Row versioning (`row_proof`): a loop without the checks proven once for the row
         // when the proof holds, the checked loop otherwise.
         let checked = self.b.create_block();
-        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None)];
+        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None, n, None)];
         match self.row_proofs(&order, &args, row_base, n)? {
             Some(proof) => {
                 let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
-                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes));
+                let (len, whole) = (proof.prefix, proof.whole);
+                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes, len, whole));
             }
             None => {
                 self.b.ins().jump(checked, &[]);
             }
         }
-        for (pre, addrs, cmps, shapes) in loops {
+        for (pre, addrs, cmps, shapes, n, whole) in loops {
             self.b.switch_to_block(pre);
             // Each version of the loop translates the masked loops afresh.
             self.vs().masked = masked::MaskState::new(func, mask_loops.clone());
@@ -527,7 +529,7 @@ impl Translator<'_, '_> {
             self.vs().proven_cmps = cmps;
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
-            self.vec_loop(&order, &before, &args, row_base, n)?;
+            self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
             if let Some(s) = saved {
                 self.vs().shapes = s;
             }
@@ -545,7 +547,7 @@ impl Translator<'_, '_> {
         before: &HashMap<kir::Block, bool>,
         args: &[ClValue],
         row_base: [ClValue; 4],
-        n: ClValue,
+        (n, whole): (ClValue, Option<ClValue>),
     ) -> Result<(), Unsupported> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -588,7 +590,7 @@ impl Translator<'_, '_> {
             }
             self.add_mask_param(kb, cb);
         }
-        self.row_loop(args, row_base, n, entry, WIDTH as i64)?;
+        self.vec_row_loop(args, row_base, n, entry, whole)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
         self.b.append_block_param(bail, types::I32);
