@@ -3,7 +3,8 @@
 //! on the part before the border and resume after it. Long rows (whole image rows in one
 //! work-group), widths that are not multiples of 4, borders anywhere in the row; results
 //! against Rust references and the interpreter (bit-identical), errors reported for the same
-//! work-item as the interpreter.
+//! work-item as the interpreter. Also dead loop parameters (`vector::dead_params`).
+
 use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
 
 fn context() -> Context {
@@ -434,4 +435,81 @@ fn conv5_input_too_short() {
     );
     let err = r.expect_err("out of bounds");
     assert!(err.contains("work-item"), "{err}");
+}
+
+#[test]
+fn dead_and_live_loop_parameters() {
+    // `last` and `lastf` go around the loop without being read afterwards in `dead` (dead
+    // block parameters of an affine and a varying value); in `live` they are stored after
+    // the loop and must keep every work-item's value.
+    let src = "__kernel void dead(int n, __global const float *in, __global float *out) {
+        int x = get_global_id(0);
+        int last = 0;
+        float lastf = 0.0f, acc = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            last = clamp(x + k, 0, n - 1);
+            lastf = in[last] * 2.0f;
+            acc += in[last];
+        }
+        out[x] = acc;
+    }
+    __kernel void live(int n, __global const float *in, __global float *out,
+                       __global int *idx) {
+        int x = get_global_id(0);
+        int last = 0;
+        float lastf = 0.0f, acc = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            last = clamp(x + k, 0, n - 1);
+            lastf = in[last] * 2.0f;
+            acc += in[last];
+        }
+        out[x] = acc + lastf;
+        idx[x] = last;
+    }";
+    let n = 70usize;
+    let input = pattern(n);
+    let (r, bufs) = both(
+        src,
+        "dead",
+        &[
+            i32v(n as i32),
+            Arg::Buf(f32s(&input)),
+            Arg::Buf(vec![0; 4 * n]),
+        ],
+        &[n],
+        &[n],
+    );
+    r.expect("runs");
+    let out = to_f32s(&bufs[1]);
+    for x in 0..n {
+        let mut acc = 0.0f32;
+        for k in 0..3 {
+            acc += input[(x + k).min(n - 1)];
+        }
+        assert_eq!(out[x], acc, "dead out[{x}]");
+    }
+    let (r, bufs) = both(
+        src,
+        "live",
+        &[
+            i32v(n as i32),
+            Arg::Buf(f32s(&input)),
+            Arg::Buf(vec![0; 4 * n]),
+            Arg::Buf(vec![0; 4 * n]),
+        ],
+        &[n],
+        &[n],
+    );
+    r.expect("runs");
+    let out = to_f32s(&bufs[1]);
+    for x in 0..n {
+        let mut acc = 0.0f32;
+        for k in 0..3 {
+            acc += input[(x + k).min(n - 1)];
+        }
+        let last = (x + 2).min(n - 1);
+        assert_eq!(out[x], acc + input[last] * 2.0, "live out[{x}]");
+        let i = i32::from_le_bytes(bufs[2][4 * x..4 * x + 4].try_into().unwrap());
+        assert_eq!(i, last as i32, "live idx[{x}]");
+    }
 }
