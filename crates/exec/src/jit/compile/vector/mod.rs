@@ -37,8 +37,10 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod dead_params;
 mod masked;
 pub(super) mod phase;
+mod row_prefix;
 mod row_proof;
 mod simd_int;
 
@@ -96,6 +98,8 @@ pub(super) struct VecState {
     proven_cmps: Vec<(kir::Inst, bool)>,
     /// The loops run under masks.
     masked: masked::MaskState,
+    /// Block parameters nothing reads (`dead_params`): uniform, passed zeros.
+    dead: std::collections::HashSet<Value>,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -294,6 +298,7 @@ fn shapes_of(
 ) -> Result<Vec<Shape>, Unsupported> {
     let entry = func.entry_block().ok_or("function without a body")?;
     let mut shapes = vec![Shape::Unknown; func.dfg.num_values()];
+    let dead = dead_params::dead_params(func, order);
     for &p in func.dfg.block_params(entry) {
         shapes[p.index()] = Shape::Uniform;
     }
@@ -314,6 +319,9 @@ fn shapes_of(
                 };
                 for dest in data.branch_targets() {
                     for (&p, &a) in func.dfg.block_params(dest.block).iter().zip(&dest.args) {
+                        if dead.contains(&p) && !forced.contains(&p) {
+                            continue;
+                        }
                         // Block parameters are uniform or varying (never affine: their lanes
                         // are not the result of one instruction to replay).
                         let s = match shape_at(&shapes, a) {
@@ -498,6 +506,11 @@ impl Translator<'_, '_> {
             proven: HashMap::new(),
             proven_cmps: Vec::new(),
             masked: masked::MaskState::new(func, mask_loops.clone()),
+            dead: {
+                let forced = masked::forced_varying(func, &mask_loops);
+                let dead = dead_params::dead_params(func, &order);
+                dead.into_iter().filter(|p| !forced.contains(p)).collect()
+            },
         });
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
@@ -509,17 +522,20 @@ impl Translator<'_, '_> {
         // Row versioning (`row_proof`): a loop without the checks proven once for the row
         // when the proof holds, the checked loop otherwise.
         let checked = self.b.create_block();
-        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None)];
+        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None, n, None)];
         match self.row_proofs(&order, &args, row_base, n)? {
             Some(proof) => {
                 let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
-                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes));
+                // Without borders the prefix is the whole row: the loop runs to `n`.
+                let len = proof.whole.map_or(n, |_| proof.prefix);
+                let whole = proof.whole;
+                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes, len, whole));
             }
             None => {
                 self.b.ins().jump(checked, &[]);
             }
         }
-        for (pre, addrs, cmps, shapes) in loops {
+        for (pre, addrs, cmps, shapes, n, whole) in loops {
             self.b.switch_to_block(pre);
             // Each version of the loop translates the masked loops afresh.
             self.vs().masked = masked::MaskState::new(func, mask_loops.clone());
@@ -527,7 +543,7 @@ impl Translator<'_, '_> {
             self.vs().proven_cmps = cmps;
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
-            self.vec_loop(&order, &before, &args, row_base, n)?;
+            self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
             if let Some(s) = saved {
                 self.vs().shapes = s;
             }
@@ -545,7 +561,7 @@ impl Translator<'_, '_> {
         before: &HashMap<kir::Block, bool>,
         args: &[ClValue],
         row_base: [ClValue; 4],
-        n: ClValue,
+        (n, whole): (ClValue, Option<ClValue>),
     ) -> Result<(), Unsupported> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
@@ -588,7 +604,7 @@ impl Translator<'_, '_> {
             }
             self.add_mask_param(kb, cb);
         }
-        self.row_loop(args, row_base, n, entry, WIDTH as i64)?;
+        self.vec_row_loop(args, row_base, n, entry, whole)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
         self.b.append_block_param(bail, types::I32);
@@ -1226,7 +1242,9 @@ impl Translator<'_, '_> {
         let params = self.func.dfg.block_params(dest.block).to_vec();
         let mut args = Vec::new();
         for (&p, &a) in params.iter().zip(&dest.args) {
-            if self.shape(p) == Shape::Uniform {
+            if let Some(zeros) = self.dead_param_args(p) {
+                args.extend(zeros);
+            } else if self.shape(p) == Shape::Uniform {
                 args.extend(self.get(a)?);
             } else if self.simd_param(p) {
                 args.extend(self.simd_of(a)?);

@@ -313,6 +313,7 @@ impl Translator<'_, '_> {
             proven: HashMap::new(),
             proven_cmps: Vec::new(),
             masked: super::masked::MaskState::new(func, Vec::new()),
+            dead: Default::default(),
         });
         for &kb in &order {
             let cb = self.b.create_block();

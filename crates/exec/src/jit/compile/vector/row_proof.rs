@@ -26,6 +26,7 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData};
 use kir::{BinaryOp, BuiltinFn, ConvertOp, InstData, Value, ValueDef};
 
 use super::super::{lanes_of, ClValue, RootEntry, RowLoop, Translator, Unsupported};
+use super::row_prefix::Border;
 use super::{int_bits, Shape, WIDTH};
 
 /// Strides and access sizes the proof accepts stay below this, and so does the row length
@@ -41,6 +42,10 @@ pub(super) struct RowProof {
     pub(super) cmps: Vec<(kir::Inst, bool)>,
     /// The shapes with those comparisons uniform (`None`: no comparison).
     pub(super) shapes: Option<Vec<Shape>>,
+    /// The work-items the proof covers (`row_prefix`), a prefix of the `whole` vectorised
+    /// part of the row (`None`: no border, the prefix is the whole).
+    pub(super) prefix: ClValue,
+    pub(super) whole: Option<ClValue>,
 }
 
 /// `a == b` (or `!=`) of an affine `a` and a uniform `b`: false (true) for the whole row when
@@ -340,12 +345,23 @@ impl Translator<'_, '_> {
             },
         };
         // m: the work-items the loop runs; the proof is about work-items 0 and m − 1.
-        let m = self.b.ins().band_imm_s(n, !(WIDTH as i64 - 1));
-        let last = self.b.ins().iadd_imm_s(m, -1);
+        let whole = self.b.ins().band_imm_s(n, !(WIDTH as i64 - 1));
         let zero = self.b.ins().iconst(types::I64, 0);
         let at0 = self.eval_chain(&chain, args, row_base, zero)?;
+        let mut ok = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, whole, LIMIT);
+        // The proof is about the prefix before the first border (`row_prefix`).
+        let Some(borders) = self.borders(&at0, &sites, &cmps) else {
+            return Ok(None);
+        };
+        let m = match borders.is_empty() {
+            true => whole,
+            false => self.prefix_len(whole, &borders),
+        };
+        let last = self.b.ins().iadd_imm_s(m, -1);
         let at1 = self.eval_chain(&chain, args, row_base, last)?;
-        let mut ok = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, m, LIMIT);
         for site in &sites {
             let (Some(&a0), Some(&a1)) = (at0.get(&site.arg), at1.get(&site.arg)) else {
                 return Ok(None);
@@ -453,7 +469,63 @@ impl Translator<'_, '_> {
             addrs,
             cmps: proven_cmps,
             shapes,
+            prefix: m,
+            whole: (!borders.is_empty()).then_some(whole),
         }))
+    }
+
+    /// The borders of the row proof's comparisons and clamps, from work-item 0's values
+    /// `at0` (see `row_prefix`); `None` when a value is missing.
+    fn borders(
+        &mut self,
+        at0: &HashMap<Value, ClValue>,
+        sites: &[Site],
+        cmps: &[RowCmp],
+    ) -> Option<Vec<Border>> {
+        let mut out = Vec::new();
+        for site in sites {
+            let Some((lo, hi)) = site.clamp else {
+                continue;
+            };
+            let (a0, lo, hi) = (*at0.get(&site.arg)?, *at0.get(&lo)?, *at0.get(&hi)?);
+            let wide = |t: &mut Self, v: ClValue| {
+                if site.bits == 64 {
+                    v
+                } else if site.signed {
+                    t.b.ins().sextend(types::I64, v)
+                } else {
+                    t.b.ins().uextend(types::I64, v)
+                }
+            };
+            if site.bits == 64 && !site.signed {
+                // Unsigned 64-bit bounds do not fit the signed arithmetic of `row_prefix`:
+                // the whole row, as before.
+                continue;
+            }
+            out.push(Border::Within {
+                a0: wide(self, a0),
+                lo: wide(self, lo),
+                hi: wide(self, hi),
+                stride: site.stride,
+                signed: site.signed,
+            });
+        }
+        for cmp in cmps {
+            let (a0, b) = (*at0.get(&cmp.a)?, *at0.get(&cmp.b)?);
+            let wide = |t: &mut Self, v: ClValue| {
+                if cmp.bits == 64 {
+                    v
+                } else {
+                    t.b.ins().sextend(types::I64, v)
+                }
+            };
+            out.push(Border::Avoid {
+                a0: wide(self, a0),
+                b: wide(self, b),
+                stride: cmp.stride,
+            });
+        }
+        Some(out)
     }
 
     /// `inst` when it is a row comparison (`RowCmp`) that decides a branch.

@@ -1,0 +1,87 @@
+//! Dead block parameters of the vectorised loop.
+//!
+//! Front ends keep a variable's last value in block parameters that nothing reads (in the
+//! bench's `conv5`, the clamped coordinates of the previous filter tap go around both loops).
+//! Such a parameter of an affine value would be varying (block parameters are never affine),
+//! so every iteration would replay the instruction for each work-item only to pass lanes
+//! nobody uses. A parameter is dead when its only uses are as branch arguments to dead
+//! parameters; the vectorised loop gives it the shape uniform and passes zeros.
+
+use std::collections::HashSet;
+
+use cranelift_codegen::ir::InstBuilder;
+use kir::{Function, InstData, Value};
+
+use super::super::{lanes_of, ClValue, Translator};
+
+/// The dead block parameters of `func` whose lanes are scalar integers (a varying float
+/// is one `f32x4`, already computed: passing it on costs nothing).
+pub(super) fn dead_params(func: &Function, order: &[kir::Block]) -> HashSet<Value> {
+    // Values read by something else than a branch argument.
+    let mut read = HashSet::new();
+    // (parameter, argument) pairs of every branch.
+    let mut flows = Vec::new();
+    for &kb in order {
+        for &inst in func.layout.insts(kb) {
+            let data = func.dfg.inst(inst);
+            match data {
+                InstData::Jump { .. } => {}
+                InstData::Brif { cond, .. } => {
+                    read.insert(*cond);
+                }
+                InstData::Switch { value, .. } => {
+                    read.insert(*value);
+                }
+                _ => {
+                    read.extend(data.operands());
+                    continue;
+                }
+            }
+            for dest in data.branch_targets() {
+                for (&p, &a) in func.dfg.block_params(dest.block).iter().zip(&dest.args) {
+                    flows.push((p, a));
+                }
+            }
+        }
+    }
+    // Live: read, or flowing into a live parameter.
+    let mut live = read;
+    loop {
+        let mut changed = false;
+        for &(p, a) in &flows {
+            if live.contains(&p) && live.insert(a) {
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let entry = func.entry_block();
+    order
+        .iter()
+        .filter(|&&kb| Some(kb) != entry)
+        .flat_map(|&kb| func.dfg.block_params(kb).iter().copied())
+        .filter(|p| !live.contains(p))
+        .filter(|&p| {
+            lanes_of(func.dfg.value_type(p))
+                .is_ok_and(|lanes| lanes.iter().all(|&(cl, _)| cl.is_int()))
+        })
+        .collect()
+}
+
+impl Translator<'_, '_> {
+    /// Zeros for every lane of the dead parameter `p` (see `dead_params`).
+    pub(super) fn dead_param_args(&mut self, p: Value) -> Option<Vec<ClValue>> {
+        if !self.vec.as_ref()?.dead.contains(&p) {
+            return None;
+        }
+        let lanes = lanes_of(self.ty(p)).ok()?;
+        Some(
+            lanes
+                .iter()
+                .map(|&(cl, _)| self.b.ins().iconst(cl, 0))
+                .collect(),
+        )
+    }
+}
