@@ -505,6 +505,8 @@ impl Translator<'_, '_> {
         self.read_root_entries(&args)?;
         self.read_row_slots();
         let words = self.spill_words_per_item()?;
+        self.declare_idle_flag();
+        self.clear_idle_flag();
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let first = self.b.append_block_param(head, types::I32);
@@ -518,6 +520,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(done);
         self.b.ins().return_(&[first]);
         self.b.switch_to_block(body);
+        self.clear_idle_flag();
         let cb = self.blocks[&entry];
         self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
         // latch(stop): as the scalar phase loop's, per iteration.
@@ -531,17 +534,20 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(record);
         let unrecorded = self.b.create_block();
         self.b.set_cold_block(unrecorded);
-        let next = self.b.create_block();
-        self.b.ins().brif(differs, record, &[], next, &[]);
+        let recorded = self.b.create_block();
+        self.b.ins().brif(differs, record, &[], recorded, &[]);
         self.b.switch_to_block(record);
         let at = self.b.ins().load(types::I64, fl, ctx, rt::OFF_DIVERGED_AT);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, at, -1);
-        self.b.ins().brif(none, unrecorded, &[], next, &[]);
+        self.b.ins().brif(none, unrecorded, &[], recorded, &[]);
         self.b.switch_to_block(unrecorded);
         self.b.ins().store(fl, i, ctx, rt::OFF_DIVERGED_AT);
         let stop64 = self.b.ins().sextend(types::I64, stop);
         self.b.ins().store(fl, stop64, ctx, rt::OFF_DIVERGED_STOP);
-        self.b.ins().jump(next, &[]);
+        self.b.ins().jump(recorded, &[]);
+        self.b.switch_to_block(recorded);
+        let next = self.b.create_block();
+        self.idle_exit(i, WIDTH as i64, row_stop, next);
         self.b.switch_to_block(next);
         let i_next = self.b.ins().iadd_imm_s(i, WIDTH as i64);
         self.b.ins().jump(head, &bargs(&[i_next, row_stop]));
