@@ -486,3 +486,105 @@ fn out_of_bounds_in_a_phase_with_idle_work_items() {
     let err = r.expect_err("out of bounds");
     assert!(err.contains("work-item [0, 0, 0]"), "{err}");
 }
+
+#[test]
+fn tiled_products_with_ids_converted_and_local_arrays_kept_across_barriers() {
+    // `int`, `short` (two conversions) and `size_t` ids and the kernel's `__local` arrays
+    // are live across both barriers of every tile; tiles of 8 x 8 and 4 x 4 (one row of 4
+    // work-items per iteration) and a 12 x 4 group of 4 x 4 tiles along y.
+    let src = "#define TS 8
+    __kernel void mm(int n, __global const float *A, __global const float *B,
+                     __global float *C) {
+        __local float As[TS][TS];
+        __local float Bs[TS][TS];
+        short lr = (short)get_local_id(1);
+        int lc = get_local_id(0);
+        int row = get_global_id(1);
+        size_t col = get_global_id(0);
+        float acc = 0.0f;
+        for (int t = 0; t < n; t += TS) {
+            As[lr][lc] = A[row * n + t + lc];
+            Bs[lr][lc] = B[(t + lr) * n + col];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < TS; k++)
+                acc += As[lr][k] * Bs[k][lc];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        C[row * n + col] = acc;
+    }";
+    for ts in [8usize, 4] {
+        let source = src.replace("#define TS 8", &format!("#define TS {ts}"));
+        let n = 4 * ts;
+        let a: Vec<f32> = (0..n * n)
+            .map(|i| ((i * 13) % 29) as f32 * 0.25 - 3.0)
+            .collect();
+        let b: Vec<f32> = (0..n * n)
+            .map(|i| ((i * 7) % 31) as f32 * 0.125 - 1.5)
+            .collect();
+        let (r, bufs) = both(
+            &source,
+            "mm",
+            &[
+                Arg::Val((n as i32).to_le_bytes().to_vec()),
+                Arg::Buf(f32s(&a)),
+                Arg::Buf(f32s(&b)),
+                Arg::Buf(vec![0; 4 * n * n]),
+            ],
+            &[n, n],
+            &[ts, ts],
+        );
+        r.expect("mm");
+        let got = to_f32s(&bufs[2]);
+        for row in 0..n {
+            for col in 0..n {
+                let mut acc = 0.0f32;
+                for t in (0..n).step_by(ts) {
+                    for k in 0..ts {
+                        acc += a[row * n + t + k] * b[(t + k) * n + col];
+                    }
+                }
+                assert_eq!(
+                    got[row * n + col].to_bits(),
+                    acc.to_bits(),
+                    "ts {ts} [{row}][{col}]"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn ids_computed_again_after_barriers_in_rows_not_a_multiple_of_four() {
+    // Work-item ids converted to `int` / `uchar` and a `__local` array's address are kept
+    // across a barrier in rows of 6 and 7 work-items (scalar loop) and 8 (vectorised).
+    let src = "__kernel void k(__global int *out) {
+        __local int tmp[64];
+        int x = (int)get_local_id(0);
+        uchar y = (uchar)get_local_id(1);
+        int g = (int)get_global_id(0) + 1000 * (int)get_global_id(1);
+        tmp[y * get_local_size(0) + x] = g;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int w = (int)get_local_size(0);
+        out[g % 1000 + 1000 * (g / 1000)] = tmp[y * w + (w - 1 - x)] * 3 + x - y;
+    }";
+    for (lx, ly) in [(6usize, 2usize), (7, 3), (8, 2)] {
+        let (gx, gy) = (2 * lx, 2 * ly);
+        let (r, bufs) = both(
+            src,
+            "k",
+            &[Arg::Buf(vec![0; 4 * 1000 * gy])],
+            &[gx, gy],
+            &[lx, ly],
+        );
+        r.expect("ids");
+        let got = to_i32s(&bufs[0]);
+        for y in 0..gy {
+            for x in 0..gx {
+                let (lxi, lyi) = (x % lx, y % ly);
+                let partner = (x - lxi + (lx - 1 - lxi)) as i32 + 1000 * y as i32;
+                let want = partner * 3 + lxi as i32 - lyi as i32;
+                assert_eq!(got[x + 1000 * y], want, "{lx}x{ly} [{x}][{y}]");
+            }
+        }
+    }
+}

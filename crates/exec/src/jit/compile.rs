@@ -44,6 +44,7 @@ use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
 mod phase;
+mod remat;
 
 type ClValue = cranelift_codegen::ir::Value;
 type ClType = cranelift_codegen::ir::Type;

@@ -173,7 +173,7 @@ impl Translator<'_, '_> {
         let entry = self.func.entry_block();
         let param =
             matches!(self.func.dfg.value_def(v), kir::ValueDef::Param(b, _) if Some(b) == entry);
-        !param && self.rematerialisable(v).is_none()
+        !param && self.remat_chain(v).is_none()
     }
 
     /// The instruction defining `v` when it is cheaper to compute again after a barrier than
@@ -208,8 +208,8 @@ impl Translator<'_, '_> {
         let mut remat = Vec::new();
         for v in &live {
             let vars = r.vars.get(v.index()).cloned().unwrap_or_default();
-            if let Some(def) = self.rematerialisable(*v) {
-                remat.push(def);
+            if let Some(chain) = self.remat_chain(*v) {
+                remat.push(chain);
                 continue;
             }
             match self.param_lanes(*v) {
@@ -246,8 +246,8 @@ impl Translator<'_, '_> {
         for (var, x) in params {
             self.b.def_var(var, x);
         }
-        for def in remat {
-            self.inst(def)?;
+        for chain in remat {
+            self.remat_scalar(&chain)?;
         }
         let cont = self.b.create_block();
         self.b.ins().jump(cont, &[]);

@@ -327,7 +327,7 @@ impl Translator<'_, '_> {
         if let Some(barrier) = g.barrier {
             let live = self.resumable.as_ref()?.live.get(&barrier)?;
             let same = live.iter().all(|&v| {
-                self.rematerialisable(v).is_some()
+                self.remat_chain(v).is_some()
                     || self.param_lanes(v).is_some()
                     || phase.idle.row_uniform[v.index()]
             });

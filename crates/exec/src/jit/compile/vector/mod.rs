@@ -40,6 +40,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 pub(super) mod idle;
 mod masked;
 pub(super) mod phase;
+mod phase_remat;
 mod row_proof;
 mod simd_int;
 

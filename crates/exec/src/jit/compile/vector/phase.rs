@@ -576,7 +576,7 @@ impl Translator<'_, '_> {
     }
 
     /// Defines the variables of `v` (when it has some) from its translated lanes.
-    fn def_kept(&mut self, v: Value) -> Result<(), Unsupported> {
+    pub(super) fn def_kept(&mut self, v: Value) -> Result<(), Unsupported> {
         let Some(kv) = self.vphase()?.kept.get(&v).cloned() else {
             return Ok(());
         };
@@ -689,8 +689,8 @@ impl Translator<'_, '_> {
         let mut remat = Vec::new();
         let mut count = 0;
         for &v in &live {
-            if let Some(def) = self.rematerialisable(v) {
-                remat.push(def);
+            if let Some(chain) = self.remat_chain(v) {
+                remat.push(chain);
                 continue;
             }
             match self.param_lanes(v) {
@@ -846,11 +846,8 @@ impl Translator<'_, '_> {
         for (var, x) in params {
             self.b.def_var(var, x);
         }
-        for def in remat {
-            self.vinst(def)?;
-            if let Some(r) = self.func.dfg.inst_result(def) {
-                self.def_kept(r)?;
-            }
+        for chain in remat {
+            self.vec_remat(&chain)?;
         }
         let cont = self.b.create_block();
         self.b.ins().jump(cont, &[]);
