@@ -44,6 +44,7 @@ use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
 mod phase;
+mod remat;
 
 type ClValue = cranelift_codegen::ir::Value;
 type ClType = cranelift_codegen::ir::Type;
@@ -64,6 +65,8 @@ pub struct Compiled {
     pub step: Option<extern "C" fn(*mut rt::ItemCtx, u32) -> i32>,
     /// u64 words of the spill area each work-item needs for `step` and `phase`.
     pub spill_words: usize,
+    /// The stride of a work-item's words in the phase loops' spill area (<= `spill_words`).
+    pub phase_spill_words: usize,
     /// The vectorised row loop (see `vector`): runs work-items x = 0..n − n mod `vec_width`
     /// of a row, `vec_width` at a time; `None` when the kernel is not vectorised.
     pub row_vec: Option<extern "C" fn(*mut rt::ItemCtx, u64) -> i32>,
@@ -79,6 +82,7 @@ pub struct Compiled {
 
 /// The vectorised phase loop's signature.
 pub type PhaseVecFn = extern "C" fn(*mut rt::ItemCtx, u64, u32, u64, i32) -> i32;
+pub use vector::idle::PHASE_IDLE;
 pub use vector::phase::PHASE_BAIL;
 
 // SAFETY: the JIT module is only kept alive; compiled code is immutable and reentrant.
@@ -467,6 +471,7 @@ pub fn compile_function(
     let layout = PtrLayout::new(module.address_bits);
     let globals = global_pointers(module, layout);
     let mut spill_words = 0usize;
+    let mut phase_spill_words = 0usize;
     let mut sites = Vec::new();
     // Every function, then (kernels without barriers) the kernel again as a loop over a row.
     let row_fn_id = if resumable {
@@ -603,6 +608,9 @@ pub fn compile_function(
             }
             if let Some(r) = &t.resumable {
                 spill_words = spill_words.max(r.spill_words);
+            }
+            if let Some(p) = &t.phase {
+                phase_spill_words = phase_spill_words.max(p.words);
             }
             b.seal_all_blocks();
             b.finalize(tc);
@@ -788,6 +796,7 @@ pub fn compile_function(
         step,
         phase,
         spill_words,
+        phase_spill_words,
         _module: jm,
         entry,
         row,
@@ -2171,10 +2180,12 @@ impl Translator<'_, '_> {
                 then_dest,
                 else_dest,
             } => {
-                let c = self.get1(*cond)?;
-                let (t, targs) = self.block_call(then_dest)?;
-                let (e, eargs) = self.block_call(else_dest)?;
-                self.b.ins().brif(c, t, &targs, e, &eargs);
+                if !self.idle_brif(inst)? {
+                    let c = self.get1(*cond)?;
+                    let (t, targs) = self.block_call(then_dest)?;
+                    let (e, eargs) = self.block_call(else_dest)?;
+                    self.b.ins().brif(c, t, &targs, e, &eargs);
+                }
             }
             InstData::Switch {
                 value,

@@ -31,6 +31,10 @@ pub(super) struct PhaseLoop {
     pub words: usize,
     /// The vectorised phase loop's own state (see `vector::phase`).
     pub vec: Option<Box<super::vector::phase::VecPhase>>,
+    /// The kernel's idle guards (see `vector::idle`).
+    pub idle: super::vector::idle::IdleGuards,
+    /// Set by an iteration that left the rest of the row idle (when there are idle guards).
+    pub skip: Option<cranelift_frontend::Variable>,
 }
 
 impl PhaseLoop {
@@ -41,6 +45,8 @@ impl PhaseLoop {
             params: Vec::new(),
             words: 0,
             vec: None,
+            idle: Default::default(),
+            skip: None,
         }
     }
 }
@@ -66,6 +72,8 @@ impl Translator<'_, '_> {
         self.read_root_entries(&args)?;
         self.read_row_slots();
         let words = self.spill_words_per_item()?;
+        self.declare_idle_flag();
+        self.clear_idle_flag();
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let first = self.b.append_block_param(head, types::I32);
@@ -80,6 +88,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(done);
         self.b.ins().return_(&[first]);
         self.b.switch_to_block(body);
+        self.clear_idle_flag();
         let cb = self.blocks[&entry];
         self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
         // latch(stop): work-item 0's stop is the row's; the first other stop is recorded.
@@ -93,27 +102,34 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(record);
         let unrecorded = self.b.create_block();
         self.b.set_cold_block(unrecorded);
-        let next = self.b.create_block();
-        self.b.ins().brif(differs, record, &[], next, &[]);
+        let recorded = self.b.create_block();
+        self.b.ins().brif(differs, record, &[], recorded, &[]);
         self.b.switch_to_block(record);
         let at = self.b.ins().load(types::I64, fl, ctx, rt::OFF_DIVERGED_AT);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, at, -1);
-        self.b.ins().brif(none, unrecorded, &[], next, &[]);
+        self.b.ins().brif(none, unrecorded, &[], recorded, &[]);
         self.b.switch_to_block(unrecorded);
         self.b.ins().store(fl, i, ctx, rt::OFF_DIVERGED_AT);
         let stop64 = self.b.ins().sextend(types::I64, stop);
         self.b.ins().store(fl, stop64, ctx, rt::OFF_DIVERGED_STOP);
-        self.b.ins().jump(next, &[]);
+        self.b.ins().jump(recorded, &[]);
+        self.b.switch_to_block(recorded);
+        let next = self.b.create_block();
+        self.idle_exit(i, 1, row_stop, next);
         self.b.switch_to_block(next);
         let i_next = self.b.ins().iadd_imm_s(i, 1);
         self.b.ins().jump(head, &bargs(&[i_next, row_stop]));
         self.row = Some(RowLoop { i, base, latch });
+        let placeholder = self.phase.take();
+        let (idle, skip) = placeholder.map(|p| (p.idle, p.skip)).unwrap_or_default();
         self.phase = Some(PhaseLoop {
             resume,
             spill,
             params: args,
             words,
             vec: None,
+            idle,
+            skip,
         });
         Ok(())
     }
@@ -157,7 +173,7 @@ impl Translator<'_, '_> {
         let entry = self.func.entry_block();
         let param =
             matches!(self.func.dfg.value_def(v), kir::ValueDef::Param(b, _) if Some(b) == entry);
-        !param && self.rematerialisable(v).is_none()
+        !param && self.remat_chain(v).is_none()
     }
 
     /// The instruction defining `v` when it is cheaper to compute again after a barrier than
@@ -192,8 +208,8 @@ impl Translator<'_, '_> {
         let mut remat = Vec::new();
         for v in &live {
             let vars = r.vars.get(v.index()).cloned().unwrap_or_default();
-            if let Some(def) = self.rematerialisable(*v) {
-                remat.push(def);
+            if let Some(chain) = self.remat_chain(*v) {
+                remat.push(chain);
                 continue;
             }
             match self.param_lanes(*v) {
@@ -230,8 +246,8 @@ impl Translator<'_, '_> {
         for (var, x) in params {
             self.b.def_var(var, x);
         }
-        for def in remat {
-            self.inst(def)?;
+        for chain in remat {
+            self.remat_scalar(&chain)?;
         }
         let cont = self.b.create_block();
         self.b.ins().jump(cont, &[]);

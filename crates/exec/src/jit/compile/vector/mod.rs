@@ -38,8 +38,10 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
 mod dead_params;
+pub(super) mod idle;
 mod masked;
 pub(super) mod phase;
+mod phase_remat;
 mod row_prefix;
 mod row_proof;
 mod simd_int;
@@ -823,7 +825,7 @@ impl Translator<'_, '_> {
     }
 
     fn vinst(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
-        if self.proven_cmp(inst) || self.masked_terminator(inst)? {
+        if self.proven_cmp(inst) || self.masked_terminator(inst)? || self.vec_idle_brif(inst)? {
             return Ok(());
         }
         let func = self.func;

@@ -506,6 +506,8 @@ impl Translator<'_, '_> {
         self.read_root_entries(&args)?;
         self.read_row_slots();
         let words = self.spill_words_per_item()?;
+        self.declare_idle_flag();
+        self.clear_idle_flag();
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
         let first = self.b.append_block_param(head, types::I32);
@@ -519,6 +521,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(done);
         self.b.ins().return_(&[first]);
         self.b.switch_to_block(body);
+        self.clear_idle_flag();
         let cb = self.blocks[&entry];
         self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
         // latch(stop): as the scalar phase loop's, per iteration.
@@ -532,17 +535,20 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(record);
         let unrecorded = self.b.create_block();
         self.b.set_cold_block(unrecorded);
-        let next = self.b.create_block();
-        self.b.ins().brif(differs, record, &[], next, &[]);
+        let recorded = self.b.create_block();
+        self.b.ins().brif(differs, record, &[], recorded, &[]);
         self.b.switch_to_block(record);
         let at = self.b.ins().load(types::I64, fl, ctx, rt::OFF_DIVERGED_AT);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, at, -1);
-        self.b.ins().brif(none, unrecorded, &[], next, &[]);
+        self.b.ins().brif(none, unrecorded, &[], recorded, &[]);
         self.b.switch_to_block(unrecorded);
         self.b.ins().store(fl, i, ctx, rt::OFF_DIVERGED_AT);
         let stop64 = self.b.ins().sextend(types::I64, stop);
         self.b.ins().store(fl, stop64, ctx, rt::OFF_DIVERGED_STOP);
-        self.b.ins().jump(next, &[]);
+        self.b.ins().jump(recorded, &[]);
+        self.b.switch_to_block(recorded);
+        let next = self.b.create_block();
+        self.idle_exit(i, WIDTH as i64, row_stop, next);
         self.b.switch_to_block(next);
         let i_next = self.b.ins().iadd_imm_s(i, WIDTH as i64);
         self.b.ins().jump(head, &bargs(&[i_next, row_stop]));
@@ -571,7 +577,7 @@ impl Translator<'_, '_> {
     }
 
     /// Defines the variables of `v` (when it has some) from its translated lanes.
-    fn def_kept(&mut self, v: Value) -> Result<(), Unsupported> {
+    pub(super) fn def_kept(&mut self, v: Value) -> Result<(), Unsupported> {
         let Some(kv) = self.vphase()?.kept.get(&v).cloned() else {
             return Ok(());
         };
@@ -684,8 +690,8 @@ impl Translator<'_, '_> {
         let mut remat = Vec::new();
         let mut count = 0;
         for &v in &live {
-            if let Some(def) = self.rematerialisable(v) {
-                remat.push(def);
+            if let Some(chain) = self.remat_chain(v) {
+                remat.push(chain);
                 continue;
             }
             match self.param_lanes(v) {
@@ -841,11 +847,8 @@ impl Translator<'_, '_> {
         for (var, x) in params {
             self.b.def_var(var, x);
         }
-        for def in remat {
-            self.vinst(def)?;
-            if let Some(r) = self.func.dfg.inst_result(def) {
-                self.def_kept(r)?;
-            }
+        for chain in remat {
+            self.vec_remat(&chain)?;
         }
         let cont = self.b.create_block();
         self.b.ins().jump(cont, &[]);
