@@ -38,6 +38,7 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
 mod masked;
+mod math;
 pub(super) mod phase;
 mod row_proof;
 mod simd_int;
@@ -892,7 +893,10 @@ impl Translator<'_, '_> {
                 Ok(())
             }
             Shape::Varying => {
-                if self.simd_inst(inst)? || self.simd_int_inst(inst)? {
+                if self.simd_inst(inst)?
+                    || self.simd_int_inst(inst)?
+                    || self.simd_math_inst(inst)?
+                {
                     return Ok(());
                 }
                 if let Some(done) = self.contiguous(inst)? {
