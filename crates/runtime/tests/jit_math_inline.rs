@@ -275,7 +275,7 @@ fn errors_in_called_functions_still_name_the_callee() {
     assert!(e.contains("[37, 0, 0]") && e.contains("\"get\""), "{e}");
 }
 
-/// Special and boundary arguments of `exp` and `log` (the fast paths' limits).
+/// Special and boundary arguments of `exp` and the logarithms (the fast paths' limits).
 fn specials() -> Vec<f32> {
     let mut v = vec![
         0.0,
@@ -319,19 +319,23 @@ fn specials() -> Vec<f32> {
     v
 }
 
-/// `exp` and `log` of every `stride`-th float bit pattern (and the specials) on the JIT's
+/// `exp`, `log`, `log2` and `log10` of every `stride`-th float bit pattern (and the specials) on the JIT's
 /// vector loop, against devlib's scalar functions bit for bit.
 #[test]
-fn vector_exp_and_log_are_bit_identical_to_devlib() {
+fn vector_exp_and_logs_are_bit_identical_to_devlib() {
     let src = r#"
     __kernel void k(__global const float *in, __global float *e, __global float *l,
-                    __global float *ne, __global float *hl) {
+                    __global float *ne, __global float *hl, __global float *l2,
+                    __global float *l10, __global float *nl2) {
         int i = get_global_id(0);
         float x = in[i];
         e[i] = exp(x);
         l[i] = log(x);
         ne[i] = native_exp(x);
         hl[i] = half_log(x);
+        l2[i] = log2(x);
+        l10[i] = log10(x);
+        nl2[i] = native_log2(x);
     }
     "#;
     let stride: u64 = 4093; // prime: every mantissa residue is visited
@@ -356,6 +360,9 @@ fn vector_exp_and_log_are_bit_identical_to_devlib() {
             Arg::Buf(vec![0; 4 * n]),
             Arg::Buf(vec![0; 4 * n]),
             Arg::Buf(vec![0; 4 * n]),
+            Arg::Buf(vec![0; 4 * n]),
+            Arg::Buf(vec![0; 4 * n]),
+            Arg::Buf(vec![0; 4 * n]),
         ],
         n,
         256,
@@ -365,7 +372,9 @@ fn vector_exp_and_log_are_bit_identical_to_devlib() {
     for (i, &x) in input.iter().enumerate() {
         let e = devlib::math::f32::exp(x);
         let l = devlib::math::f32::log(x);
-        for (k, want) in [(0, e), (1, l), (2, e), (3, l)] {
+        let l2 = devlib::math::f32::log2(x);
+        let l10 = devlib::math::f32::log10(x);
+        for (k, want) in [(0, e), (1, l), (2, e), (3, l), (4, l2), (5, l10), (6, l2)] {
             let got = outs[k][i];
             assert_eq!(
                 got.to_bits(),
@@ -404,6 +413,42 @@ fn vector_math_on_float4_and_in_called_functions() {
         let want = (1.0 + x.exp()).ln();
         assert!(
             (f64::from(out[i]) - want).abs() <= 4.0 * f64::from(f32::EPSILON) * want.max(1.0),
+            "out[{i}] {} vs {want}",
+            out[i]
+        );
+    }
+}
+
+/// Math without a vector form (`exp2`, `exp10`, `pow`, `sin`, `expm1`) stays per work-item
+/// inside inlined functions: the engines agree, and the values are within a bound of `f64`.
+#[test]
+fn other_math_in_inlined_functions() {
+    let src = r#"
+    float f(float x) { return exp2(x) + exp10(0.1f * x) + pow(fabs(x) + 1.0f, 1.5f); }
+    float g(float x) { return x < 0.0f ? sin(x) : expm1(0.5f * x); }
+    __kernel void k(__global const float *in, __global float *out) {
+        int i = get_global_id(0);
+        out[i] = f(in[i]) - g(in[i]);
+    }
+    "#;
+    let n = 262;
+    let input = floats(n, 17, -8.0, 8.0);
+    let (st, bufs) = both(
+        src,
+        "k",
+        &[Arg::Buf(f32s(&input)), Arg::Buf(vec![0; 4 * n])],
+        n,
+        131,
+    );
+    st.expect("runs");
+    let out = to_f32s(&bufs[1]);
+    for i in 0..n {
+        let x = f64::from(input[i]);
+        let f = x.exp2() + 10f64.powf(0.1 * x) + (x.abs() + 1.0).powf(1.5);
+        let g = if x < 0.0 { x.sin() } else { (0.5 * x).exp_m1() };
+        let want = f - g;
+        assert!(
+            (f64::from(out[i]) - want).abs() <= 1e-5 * (f.abs() + g.abs() + 1.0),
             "out[{i}] {} vs {want}",
             out[i]
         );

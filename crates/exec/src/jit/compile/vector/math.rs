@@ -1,12 +1,12 @@
-//! `exp` and `log` of varying `float` values on vectors: the `f64` algorithms devlib's scalar
-//! `float` functions evaluate (`devlib::math::f32::exp` is the `libm` (msun) `exp` of the
-//! widened argument rounded once; `log` the msun `log` rounded once when that is clearly not a
-//! midpoint case), written with the same operations in the same order on two `f64x2` halves
+//! `exp`, `log`, `log2` and `log10` of varying `float` values on vectors: the `f64`
+//! algorithms devlib's scalar `float` functions evaluate (`devlib::math::f32::exp` is the
+//! `libm` (msun) `exp` of the widened argument rounded once, `log2` and `log10` msun's rounded
+//! once; `log` the msun `log` rounded once when that is clearly not a midpoint case), written with the same operations in the same order on two `f64x2` halves
 //! of the `f32x4`, so every lane has the bits of the scalar function.
 //!
 //! Lanes the fast path does not cover go to the scalar function: for `exp`, arguments with
 //! |x| ≥ 708.39… (msun's special-case threshold: overflow, underflow, ±∞) or NaN; for `log`,
-//! arguments that are not positive and finite, and results whose `f64` value lies within the
+//! (and `log2`, `log10`) arguments that are not positive and finite, and results whose `f64` value lies within the
 //! ambiguity margin of a float midpoint (devlib then decides with its double-double log). Any
 //! such lane sends the whole vector through the scalar calls (the same helpers the scalar
 //! translation calls), which is rare in real data.
@@ -17,7 +17,8 @@
 //! for `k = 0` too (`x - 0 = x`, `lo = +0`); arguments below 2^-28 give `1 + x` (selected).
 //! `scalbn(y, k)` is one multiplication by 2^k for |k| ≤ 1022, which these `k` are.
 //! msun `log`: the exponent and mantissa reduction on the high word (integer lanes), then the
-//! polynomial; `k` as `f64` by the 1.5·2^52 trick (exact for these small integers).
+//! polynomial; `k` as `f64` by the 1.5·2^52 trick (exact for these small integers); `log2` and
+//! `log10` continue from the same polynomial with msun's hi/lo split.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -34,6 +35,8 @@ use super::is_f32;
 enum VecMath {
     Exp,
     Log,
+    Log2,
+    Log10,
 }
 
 /// The vector function computing `func` on `float`, if any: `half_` and `native_` forms are
@@ -43,6 +46,8 @@ fn vec_math(func: BuiltinFn) -> Option<VecMath> {
     match func {
         B::Exp | B::HalfExp | B::NativeExp => Some(VecMath::Exp),
         B::Log | B::HalfLog | B::NativeLog => Some(VecMath::Log),
+        B::Log2 | B::HalfLog2 | B::NativeLog2 => Some(VecMath::Log2),
+        B::Log10 | B::HalfLog10 | B::NativeLog10 => Some(VecMath::Log10),
         _ => None,
     }
 }
@@ -75,6 +80,13 @@ const LG4: f64 = 2.222219843214978396e-01;
 const LG5: f64 = 1.818357216161805012e-01;
 const LG6: f64 = 1.531383769920937332e-01;
 const LG7: f64 = 1.479819860511658591e-01;
+// msun e_log2.c and e_log10.c constants.
+const IVLN2HI: f64 = 1.44269504072144627571e+00;
+const IVLN2LO: f64 = 1.67517131648865118353e-10;
+const IVLN10HI: f64 = 4.34294481878168880939e-01;
+const IVLN10LO: f64 = 2.50829467116452752298e-11;
+const LOG10_2HI: f64 = 3.01029995663611771306e-01;
+const LOG10_2LO: f64 = 3.69423907715893078616e-13;
 /// devlib `rounding::AMBIGUOUS_F64_ULPS`: `f64` logs this close to a float midpoint (in the
 /// 29 low mantissa bits) take devlib's double-double path.
 const LOG_AMBIGUOUS_ULPS: i64 = 4;
@@ -114,7 +126,7 @@ impl Translator<'_, '_> {
         for x in xs {
             let (fast, bad) = match which {
                 VecMath::Exp => self.exp_f32x4(x),
-                VecMath::Log => self.log_f32x4(x),
+                VecMath::Log | VecMath::Log2 | VecMath::Log10 => self.log_f32x4(x, which),
             };
             // Any lane off the fast path: every lane through the scalar function.
             let any = self.b.ins().vany_true(bad);
@@ -279,8 +291,9 @@ impl Translator<'_, '_> {
         (v, bad)
     }
 
-    /// `log` of `f32x4` `x`: the result and an `i64x2` mask of lanes (pairs) to recompute.
-    fn log_f32x4(&mut self, x: ClValue) -> (ClValue, ClValue) {
+    /// `log`, `log2` or `log10` of `f32x4` `x`: the result and an `i64x2` mask of lanes
+    /// (pairs) to recompute.
+    fn log_f32x4(&mut self, x: ClValue, which: VecMath) -> (ClValue, ClValue) {
         // Positive and finite (subnormal floats are normal doubles): msun's main path.
         let zero = self.b.ins().f32const(0.0);
         let zero = self.b.ins().splat(types::F32X4, zero);
@@ -292,6 +305,12 @@ impl Translator<'_, '_> {
         let ok = self.cast(types::I64X2, ok);
         let bad_in = self.b.ins().bnot(ok);
         let [lo, hi] = self.widen_halves(x);
+        if which != VecMath::Log {
+            // devlib's log2 and log10 are msun's rounded once, without a midpoint test.
+            let rl = self.log2_10_f64x2(lo, which);
+            let rh = self.log2_10_f64x2(hi, which);
+            return (self.narrow_halves(rl, rh), bad_in);
+        }
         let (rl, al) = self.log_f64x2(lo);
         let (rh, ah) = self.log_f64x2(hi);
         let r = self.narrow_halves(rl, rh);
@@ -300,9 +319,9 @@ impl Translator<'_, '_> {
         (r, bad)
     }
 
-    /// msun `log` on `f64x2` (positive normal lanes) and the `i64x2` mask of lanes whose
-    /// value is ambiguous for the rounding to `f32` (devlib's `f64_to_f32_if_unambiguous`).
-    fn log_f64x2(&mut self, x: ClValue) -> (ClValue, ClValue) {
+    /// msun's reduction of positive normal `x` to `2^k (1 + f)` and the polynomial shared by
+    /// its `log`, `log2` and `log10`: `(f, hfsq, s, r, k as f64)`.
+    fn log_reduce(&mut self, x: ClValue) -> [ClValue; 5] {
         let ui = self.cast(types::I64X2, x);
         // hx += 0x3ff00000 - 0x3fe6a09e; k = (hx >> 20) - 0x3ff;
         // hx = (hx & 0x000fffff) + 0x3fe6a09e (all below 2^32: u32 arithmetic).
@@ -352,6 +371,59 @@ impl Translator<'_, '_> {
         let p2 = horner(self, &[LG7, LG5, LG3, LG1]);
         let t2 = self.b.ins().fmul(z, p2);
         let r = self.b.ins().fadd(t2, t1);
+        [f, hfsq, s, r, dk]
+    }
+
+    /// msun `log2` or `log10` on `f64x2` (positive normal lanes).
+    fn log2_10_f64x2(&mut self, x: ClValue, which: VecMath) -> ClValue {
+        let [f, hfsq, s, r, dk] = self.log_reduce(x);
+        // hi = f - hfsq with its low word cleared; lo = f - hi - hfsq + s (hfsq + r).
+        let hi = self.b.ins().fsub(f, hfsq);
+        let hb = self.cast(types::I64X2, hi);
+        let top = self.i64x2(-1i64 << 32);
+        let hb = self.b.ins().band(hb, top);
+        let hi = self.cast(types::F64X2, hb);
+        let lo = self.b.ins().fsub(f, hi);
+        let lo = self.b.ins().fsub(lo, hfsq);
+        let a = self.b.ins().fadd(hfsq, r);
+        let sa = self.b.ins().fmul(s, a);
+        let lo = self.b.ins().fadd(lo, sa);
+        let lohi = self.b.ins().fadd(lo, hi);
+        let (y, val_hi, val_lo) = if which == VecMath::Log2 {
+            // val_hi = hi IVLN2HI; val_lo = (lo + hi) IVLN2LO + lo IVLN2HI; y = k.
+            let c = self.f64x2(IVLN2HI);
+            let val_hi = self.b.ins().fmul(hi, c);
+            let cl = self.f64x2(IVLN2LO);
+            let a = self.b.ins().fmul(lohi, cl);
+            let b = self.b.ins().fmul(lo, c);
+            (dk, val_hi, self.b.ins().fadd(a, b))
+        } else {
+            // val_hi = hi IVLN10HI; y = k LOG10_2HI;
+            // val_lo = k LOG10_2LO + (lo + hi) IVLN10LO + lo IVLN10HI.
+            let c = self.f64x2(IVLN10HI);
+            let val_hi = self.b.ins().fmul(hi, c);
+            let c2 = self.f64x2(LOG10_2HI);
+            let y = self.b.ins().fmul(dk, c2);
+            let c3 = self.f64x2(LOG10_2LO);
+            let a = self.b.ins().fmul(dk, c3);
+            let cl = self.f64x2(IVLN10LO);
+            let b = self.b.ins().fmul(lohi, cl);
+            let a = self.b.ins().fadd(a, b);
+            let b = self.b.ins().fmul(lo, c);
+            (y, val_hi, self.b.ins().fadd(a, b))
+        };
+        // w = y + val_hi; val_lo += (y - w) + val_hi; val_hi = w; val_lo + val_hi.
+        let w = self.b.ins().fadd(y, val_hi);
+        let d = self.b.ins().fsub(y, w);
+        let d = self.b.ins().fadd(d, val_hi);
+        let val_lo = self.b.ins().fadd(val_lo, d);
+        self.b.ins().fadd(val_lo, w)
+    }
+
+    /// msun `log` on `f64x2` (positive normal lanes) and the `i64x2` mask of lanes whose
+    /// value is ambiguous for the rounding to `f32` (devlib's `f64_to_f32_if_unambiguous`).
+    fn log_f64x2(&mut self, x: ClValue) -> (ClValue, ClValue) {
+        let [f, hfsq, s, r, dk] = self.log_reduce(x);
         // s (hfsq + r) + dk LN2_LO - hfsq + f + dk LN2_HI, left to right.
         let a = self.b.ins().fadd(hfsq, r);
         let v = self.b.ins().fmul(s, a);
