@@ -21,6 +21,7 @@ pub mod builder;
 pub mod builtin;
 pub mod entity;
 pub mod function;
+pub mod inline;
 pub mod inst;
 pub mod lower;
 pub mod module;

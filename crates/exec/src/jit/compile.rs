@@ -346,6 +346,10 @@ pub fn compile_function(
     kernel_func: kir::FuncRef,
     store: &mut CodeStore,
 ) -> Result<Compiled, Unsupported> {
+    // Small pure functions are inlined (kir::inline): the vectorised loop then runs across
+    // what were calls.
+    let inlined = kir::inline::inline_pure_calls(module);
+    let module = inlined.as_ref().unwrap_or(module);
     let order = call_order(module, kernel_func.index())?;
     // `OXCL_JIT_DUMP=1` also prints the kir functions compiled (see `disk_cache`).
     if std::env::var_os("OXCL_JIT_DUMP").is_some_and(|v| v != "0") {

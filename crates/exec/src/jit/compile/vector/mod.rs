@@ -40,6 +40,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 mod dead_params;
 pub(super) mod idle;
 mod masked;
+mod math;
 pub(super) mod phase;
 mod phase_remat;
 mod row_prefix;
@@ -910,7 +911,10 @@ impl Translator<'_, '_> {
                 Ok(())
             }
             Shape::Varying => {
-                if self.simd_inst(inst)? || self.simd_int_inst(inst)? {
+                if self.simd_inst(inst)?
+                    || self.simd_int_inst(inst)?
+                    || self.simd_math_inst(inst)?
+                {
                     return Ok(());
                 }
                 if let Some(done) = self.contiguous(inst)? {
