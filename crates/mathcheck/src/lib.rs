@@ -12,6 +12,7 @@
 //! - [`geometric`]: dot, cross, length, distance, normalize and `fast_*` per vector width.
 //! - [`relaxed`]: the `-cl-unsafe-math-optimizations` table (`--relaxed`).
 //! - [`sweep`], [`estimate`]: the exhaustive sweeps and their fast `f64` pre-screen.
+//! - [`pocl`]: the same sweeps on PoCL through pyopencl, measured alike (`--pocl`).
 //! - [`resume`]: saving exhaustive results so an interrupted run can go on.
 //!
 //! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
@@ -26,6 +27,7 @@ pub mod inputs;
 pub mod kind;
 pub mod measure;
 pub mod plot;
+pub mod pocl;
 pub mod reference;
 pub mod relaxed;
 pub mod report;
