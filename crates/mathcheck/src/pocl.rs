@@ -379,6 +379,25 @@ pub fn table(comparisons: &[Comparison]) -> String {
     out
 }
 
+/// The comparison as JSON: `{"comparisons": [{"function", "oxcl": {...}, "pocl": {...} or
+/// null, "pocl_error"}]}`, each side as a function of [`crate::report::json`].
+pub fn json(comparisons: &[Comparison]) -> serde_json::Value {
+    let side =
+        |r: &FunctionReport| crate::report::json(std::slice::from_ref(r))["functions"][0].take();
+    let rows: Vec<serde_json::Value> = comparisons
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "function": c.oxcl.name,
+                "oxcl": side(&c.oxcl),
+                "pocl": c.pocl.as_ref().map(side),
+                "pocl_error": c.pocl_error,
+            })
+        })
+        .collect();
+    serde_json::json!({ "comparisons": rows })
+}
+
 fn error_text(e: f64) -> String {
     if e.is_infinite() {
         "inf".to_string()
