@@ -333,17 +333,19 @@ fn check_both(
 pub fn table(comparisons: &[Comparison]) -> String {
     use crate::report::format_input;
     let mut out = format!(
-        "{:<14} {:>6} {:>11} | {:>9} {:<15} {:>9} {:>4} | {:>9} {:<15} {:>9} {:>4}\n",
+        "{:<14} {:>6} {:>11} | {:>9} {:<15} {:>9} {:>7} {:>4} | {:>9} {:<15} {:>9} {:>7} {:>4}\n",
         "function",
         "bound",
         "tried",
         "oxcl ulp",
         "at",
         ">0.5 ulp",
+        "special",
         "ok",
         "PoCL ulp",
         "at",
         ">0.5 ulp",
+        "special",
         "ok"
     );
     let side = |r: &FunctionReport| {
@@ -354,13 +356,15 @@ pub fn table(comparisons: &[Comparison]) -> String {
             .unwrap_or_default();
         let verdict = if r.passed() { "pass" } else { "FAIL" };
         format!(
-            "{:>9} {:<15} {:>9} {:>4}",
+            "{:>9} {:<15} {:>9} {:>7} {:>4}",
             error_text(r.max_error),
             at,
             r.misrounded,
+            r.special_failures,
             verdict
         )
     };
+    let mut notes = Vec::new();
     for c in comparisons {
         let pocl = match (&c.pocl, &c.pocl_error) {
             (Some(r), _) => side(r),
@@ -375,6 +379,19 @@ pub fn table(comparisons: &[Comparison]) -> String {
             side(&c.oxcl),
             pocl
         ));
+        for (who, r) in [("oxcl", Some(&c.oxcl)), ("PoCL", c.pocl.as_ref())] {
+            if let Some((input, message)) = r.and_then(|r| r.first_special.as_ref()) {
+                notes.push(format!(
+                    "  {who} {}({}): {message}\n",
+                    c.oxcl.name,
+                    format_input(Kind::Float, Shape::Unary, input)
+                ));
+            }
+        }
+    }
+    if !notes.is_empty() {
+        out.push_str("first edge-case failure (002 \"Edge Case Behavior\"):\n");
+        out.extend(notes);
     }
     out
 }
