@@ -65,7 +65,8 @@ pub struct MathcheckArgs {
     /// when python3, pyopencl or PoCL is missing.
     #[arg(long)]
     pub pocl: bool,
-    /// No progress output on stderr (there is none when stderr is not a terminal).
+    /// No progress output on stderr (the live progress line is shown on terminals only; the
+    /// line per exhaustive function always).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -113,6 +114,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         exhaustive: args.exhaustive,
         histograms: args.plot.is_some(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
+        log_functions: !args.quiet,
         resume: args.resume.clone(),
         dense_samples: args.dense_samples,
         stride: args.stride.max(1),

@@ -27,8 +27,10 @@ pub struct Options {
     pub threads: usize,
     /// Collect the error distribution for plots.
     pub histograms: bool,
-    /// Print progress on stderr.
+    /// Print progress on stderr: a live line (`\r`), for terminals.
     pub progress: bool,
+    /// Print a line per exhaustive function on stderr as it starts and ends (also into logs).
+    pub log_functions: bool,
     /// Exhaustive results are saved to this file and taken from it when already there.
     pub resume: Option<std::path::PathBuf>,
     /// In the exhaustive mode, random inputs per function that cannot be exhausted (`double`,
@@ -55,6 +57,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             histograms: false,
             progress: false,
+            log_functions: false,
             resume: None,
             dense_samples: DENSE_SAMPLES,
             stride: 1,
@@ -459,7 +462,7 @@ pub fn check_all(
             .map(|p| p.as_path())
             .and_then(|path| crate::resume::find(path, subject))
         {
-            if options.progress {
+            if options.progress || options.log_functions {
                 eprintln!(
                     "[{}/{}] {} {}: taken from the resume file",
                     k + 1,
@@ -471,7 +474,7 @@ pub fn check_all(
             slots[i] = Some(Ok(saved));
             continue;
         }
-        if options.progress {
+        if options.progress || options.log_functions {
             eprintln!(
                 "[{}/{}] {} {}: exhaustive",
                 k + 1,
@@ -486,7 +489,7 @@ pub fn check_all(
                 eprintln!("warning: cannot save to {}: {e}", path.display());
             }
         }
-        if options.progress {
+        if options.progress || options.log_functions {
             if let Ok(r) = &result {
                 eprintln!(
                     "[{}/{}] {} {}: max error {} ulp, {} above 0.5 ulp, {}",

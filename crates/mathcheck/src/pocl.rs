@@ -203,7 +203,7 @@ fn run_sections(
     let mut comparisons = Vec::new();
     for (k, subject) in subjects.iter().enumerate() {
         let section = read_section(stdout).map_err(lost)?;
-        if options.progress {
+        if options.progress || options.log_functions {
             eprintln!(
                 "[{}/{}] {} float: oxcl and PoCL on {total} arguments",
                 k + 1,

@@ -219,7 +219,7 @@ pub fn check_exhaustive(
     if estimator.is_some() {
         confirm_worst(subject, &mut merged)?;
     }
-    if options.progress {
+    if options.progress || options.log_functions {
         let seconds = start.elapsed().as_secs_f64();
         eprintln!(
             "{} {}: {} inputs in {:.1} s, {:.1} ns of CPU per input, {} decided by MPFR",

@@ -137,3 +137,38 @@ fn the_fast_path_catches_a_wrong_function() {
         a.tried
     );
 }
+
+#[test]
+fn a_resumed_run_takes_saved_sweeps() {
+    // Two half functions (2^16 arguments each) and one sampled (pow): the first run saves the
+    // two sweeps, the second finds them and checks only pow again.
+    let path = std::env::temp_dir().join(format!("mathcheck-resume-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let names = ["exp", "pow", "sqrt"].map(str::to_string);
+    let subjects = select(&names, &[Kind::Half]).expect("found");
+    let options = Options {
+        exhaustive: true,
+        samples: 200,
+        dense_samples: 200,
+        resume: Some(path.clone()),
+        ..Options::default()
+    };
+    let first = mathcheck::check_all(&subjects, &options).expect("checked");
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert_eq!(saved.lines().count(), 2);
+    let second = mathcheck::check_all(&subjects, &options).expect("checked");
+    assert_eq!(std::fs::read_to_string(&path).expect("saved"), saved);
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(
+            (&a.name, a.tried, a.max_error),
+            (&b.name, b.tried, b.max_error)
+        );
+        assert_eq!(a.exhaustive, b.exhaustive);
+    }
+    assert_eq!(
+        first.iter().filter(|r| r.exhaustive).count(),
+        2,
+        "exp and sqrt exhausted"
+    );
+    let _ = std::fs::remove_file(&path);
+}
