@@ -31,7 +31,8 @@ pub struct MathcheckArgs {
     /// Random inputs per function that --exhaustive cannot exhaust (double, several arguments).
     #[arg(long, default_value_t = ::mathcheck::engine::DENSE_SAMPLES)]
     pub dense_samples: usize,
-    /// With --exhaustive: try every N-th bit pattern only (a dense, evenly spread sample).
+    /// With --exhaustive or --pocl: try every N-th bit pattern only (a dense, evenly spread
+    /// sample).
     #[arg(long, default_value_t = 1)]
     pub stride: u64,
     /// Seed of the random inputs.
@@ -56,7 +57,16 @@ pub struct MathcheckArgs {
     /// engines divide. Functions and types without a row keep their full-profile bound.
     #[arg(long)]
     pub relaxed: bool,
-    /// No progress output on stderr (there is none when stderr is not a terminal).
+    /// Compare with PoCL: evaluate the one-argument float functions (those of --func, default
+    /// all of them, half_ and native_ included) on PoCL through /usr/bin/python3 and pyopencl,
+    /// on the arguments of --exhaustive (every --stride-th bit pattern; all 2^32 with stride 1),
+    /// in chunks of 16M, and print oxcl's and PoCL's max error, where it occurs and the count
+    /// above 0.5 ulp side by side, both against the same MPFR reference. Skipped with the reason
+    /// when python3, pyopencl or PoCL is missing.
+    #[arg(long)]
+    pub pocl: bool,
+    /// No progress output on stderr (the live progress line is shown on terminals only; the
+    /// line per exhaustive function always).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -104,6 +114,7 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
         exhaustive: args.exhaustive,
         histograms: args.plot.is_some(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
+        log_functions: !args.quiet,
         resume: args.resume.clone(),
         dense_samples: args.dense_samples,
         stride: args.stride.max(1),
@@ -115,6 +126,9 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
     }
     if let Some(threads) = args.threads {
         options.threads = threads.max(1);
+    }
+    if args.pocl {
+        return compare_with_pocl(args, &subjects, &options);
     }
     let reports = ::mathcheck::check_all(&subjects, &options)?;
     let conversion_reports = if conversions {
@@ -175,4 +189,45 @@ pub fn run(args: &MathcheckArgs) -> Result<ExitCode> {
             ExitCode::FAILURE
         },
     )
+}
+
+/// `--pocl`: the side-by-side table (or JSON) of oxcl and PoCL; fails when an oxcl row fails.
+fn compare_with_pocl(
+    args: &MathcheckArgs,
+    subjects: &[::mathcheck::Subject],
+    options: &::mathcheck::Options,
+) -> Result<ExitCode> {
+    use ::mathcheck::pocl::{self, PoclError};
+    if !args.types.is_empty() && !args.types.iter().any(|t| t == "float") {
+        bail!("--pocl compares the one-argument float functions: add --type float");
+    }
+    let skipped: Vec<&str> = subjects
+        .iter()
+        .filter(|s| s.kind == ::mathcheck::Kind::Float && !pocl::comparable(s))
+        .map(|s| s.name.as_str())
+        .collect();
+    if !args.functions.is_empty() && !skipped.is_empty() {
+        eprintln!(
+            "--pocl compares functions T f(T) only; not compared: {}",
+            skipped.join(", ")
+        );
+    }
+    let comparisons = match pocl::compare_with_pocl(subjects, options) {
+        Ok(c) => c,
+        Err(PoclError::Unavailable(reason)) => {
+            eprintln!("PoCL comparison skipped: {reason}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if args.json {
+        println!("{:#}", pocl::json(&comparisons));
+    } else {
+        print!("{}", pocl::table(&comparisons));
+    }
+    Ok(if comparisons.iter().all(|c| c.oxcl.passed()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -3,16 +3,15 @@
 //! mode spreads subjects over threads; the exhaustive mode spreads the 2^32 `float` (or 2^16
 //! `half`) arguments of one one-argument function over threads, with a progress line on stderr.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::bound::{bound, Bound};
-use crate::glibc;
 use crate::inputs::{fixed_inputs, random_input, Rng};
 use crate::kind::Kind;
-use crate::measure::{compare, prescreen_error, Verdict};
-use crate::reference::{base_name, reference};
+use crate::measure::{compare, Verdict};
+use crate::reference::reference;
 use crate::subject::{Input, Output, Shape, Subject};
 
 /// How to check.
@@ -28,8 +27,10 @@ pub struct Options {
     pub threads: usize,
     /// Collect the error distribution for plots.
     pub histograms: bool,
-    /// Print progress on stderr.
+    /// Print progress on stderr: a live line (`\r`), for terminals.
     pub progress: bool,
+    /// Print a line per exhaustive function on stderr as it starts and ends (also into logs).
+    pub log_functions: bool,
     /// Exhaustive results are saved to this file and taken from it when already there.
     pub resume: Option<std::path::PathBuf>,
     /// In the exhaustive mode, random inputs per function that cannot be exhausted (`double`,
@@ -42,6 +43,9 @@ pub struct Options {
     /// Check `float` against 002's `-cl-unsafe-math-optimizations` table where it has a row
     /// (per-input allowances, see [`crate::relaxed`]); every other bound stays.
     pub relaxed: bool,
+    /// In the exhaustive mode, let the `f64` estimates of [`crate::estimate`] decide the
+    /// `float` inputs they can (off: every input goes to MPFR, for checking the estimates).
+    pub prescreen: bool,
 }
 
 impl Default for Options {
@@ -53,10 +57,12 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             histograms: false,
             progress: false,
+            log_functions: false,
             resume: None,
             dense_samples: DENSE_SAMPLES,
             stride: 1,
             relaxed: false,
+            prescreen: true,
         }
     }
 }
@@ -170,9 +176,9 @@ impl FunctionReport {
 
 /// Running totals of one function (one per thread, merged at the end).
 #[derive(Clone, Debug)]
-struct Tally {
-    max_error: f64,
-    worst: Option<(Input, Output)>,
+pub(crate) struct Tally {
+    pub(crate) max_error: f64,
+    pub(crate) worst: Option<(Input, Output)>,
     tried: u64,
     misrounded: u64,
     special_failures: u64,
@@ -185,7 +191,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(histograms: bool) -> Tally {
+    pub(crate) fn new(histograms: bool) -> Tally {
         Tally {
             max_error: 0.0,
             worst: None,
@@ -200,7 +206,7 @@ impl Tally {
             histogram: histograms.then(Histogram::new),
         }
     }
-    fn add(&mut self, kind: Kind, input: &Input, got: &Output, verdict: Verdict) {
+    pub(crate) fn add(&mut self, kind: Kind, input: &Input, got: &Output, verdict: Verdict) {
         self.tried += 1;
         let error = verdict.error;
         if error > 0.5 || error.is_nan() {
@@ -223,7 +229,7 @@ impl Tally {
             h.add(kind, input.x[0], error);
         }
     }
-    fn merge(&mut self, other: Tally) {
+    pub(crate) fn merge(&mut self, other: Tally) {
         if (other.max_error > self.max_error || self.worst.is_none()) && other.worst.is_some() {
             self.max_error = other.max_error;
             self.worst = other.worst;
@@ -263,6 +269,38 @@ fn check_input(
     tally: &mut Tally,
 ) -> Result<(), CheckError> {
     let got = (subject.eval)(input);
+    check_output(subject, bound, input, &got, tally)
+}
+
+/// The MPFR verdict on the output `got` of `subject` for `input`.
+pub(crate) fn mpfr_verdict(
+    subject: &Subject,
+    input: &Input,
+    got: &Output,
+) -> Result<Verdict, CheckError> {
+    let reference =
+        reference(&subject.name, subject.kind, input).ok_or_else(|| CheckError::NoReference {
+            name: subject.name.clone(),
+            kind: subject.kind.name(),
+        })?;
+    Ok(compare(
+        subject.kind,
+        &subject.name,
+        subject.shape,
+        input,
+        got,
+        &reference,
+    ))
+}
+
+/// Checks the output `got` of `subject` for `input` against MPFR and `bound`.
+pub(crate) fn check_output(
+    subject: &Subject,
+    bound: Bound,
+    input: &Input,
+    got: &Output,
+    tally: &mut Tally,
+) -> Result<(), CheckError> {
     let reference =
         reference(&subject.name, subject.kind, input).ok_or_else(|| CheckError::NoReference {
             name: subject.name.clone(),
@@ -273,7 +311,7 @@ fn check_input(
         &subject.name,
         subject.shape,
         input,
-        &got,
+        got,
         &reference,
     );
     if let (Bound::Relaxed(rule), Some(first)) = (bound, reference.values.first()) {
@@ -296,11 +334,11 @@ fn check_input(
             }
         }
     }
-    tally.add(subject.kind, input, &got, verdict);
+    tally.add(subject.kind, input, got, verdict);
     Ok(())
 }
 
-fn bound_of(subject: &Subject, options: &Options) -> Result<Bound, CheckError> {
+pub(crate) fn bound_of(subject: &Subject, options: &Options) -> Result<Bound, CheckError> {
     let found = if options.relaxed {
         crate::bound::relaxed_bound(&subject.name, subject.kind)
     } else {
@@ -338,7 +376,7 @@ pub fn check_sampled(subject: &Subject, options: &Options) -> Result<FunctionRep
     Ok(report(subject, bound, tally, false, start))
 }
 
-fn report(
+pub(crate) fn report(
     subject: &Subject,
     bound: Bound,
     tally: Tally,
@@ -366,146 +404,107 @@ fn report(
     }
 }
 
-/// Whether the exhaustive mode can try every argument of `subject`: the functions of one real
-/// argument (also those with a second result, fract/modf/sincos/frexp/lgamma_r, and ilogb) of
-/// `float` and `half`.
-pub fn can_exhaust(subject: &Subject) -> bool {
-    matches!(
-        subject.shape,
-        Shape::Unary | Shape::Pair | Shape::WithInt | Shape::IntResult
-    ) && subject.kind != Kind::Double
+pub use crate::sweep::{can_exhaust, check_exhaustive};
+
+/// What [`check_all`] does with one subject.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every argument (every `stride`-th), on all threads.
+    Exhaustive,
+    /// Special values, hard cases and random inputs, several subjects at a time.
+    Sampled,
 }
 
-/// Inputs per work unit of the exhaustive mode.
-const CHUNK: u64 = 1 << 16;
-
-/// Tries every argument (every `options.stride`-th) of a one-argument `float` or `half`
-/// function on `options.threads` threads. For `float`, results clearly correctly rounded against glibc's `double` function
-/// are accepted without MPFR (see [`glibc`]); everything else is decided by MPFR.
-pub fn check_exhaustive(
-    subject: &Subject,
-    options: &Options,
-) -> Result<FunctionReport, CheckError> {
-    let start = Instant::now();
-    let bound = bound_of(subject, options)?;
-    let stride = options.stride.max(1);
-    let offset = options.seed % stride;
-    let patterns: u64 = 1 << subject.kind.bits();
-    // Inputs tried: bit patterns offset, offset + stride, … below 2^bits.
-    let total: u64 = (patterns - offset).div_ceil(stride);
-    let chunks = total.div_ceil(CHUNK);
-    let next_chunk = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    // The relaxed allowances need the MPFR value of every input.
-    // It compares the first real result only: one-result functions.
-    let prescreen =
-        if subject.kind == Kind::Float && subject.shape == Shape::Unary && !options.relaxed {
-            glibc::double_reference(base_name(&subject.name))
-        } else {
-            None
-        };
-    // 0.5 − 2^-16: below it, a glibc value within 2^-39 relative proves the error is < 0.5.
-    let clear = 0.5 - 2f64.powi(-16);
-    let results: Mutex<Vec<Result<Tally, CheckError>>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
-            scope.spawn(|| {
-                let mut tally = Tally::new(options.histograms);
-                let outcome = loop {
-                    let chunk = next_chunk.fetch_add(1, Ordering::Relaxed);
-                    if chunk >= chunks {
-                        break Ok(());
-                    }
-                    let mut failed = None;
-                    for index in chunk * CHUNK..((chunk + 1) * CHUNK).min(total) {
-                        let x = subject.kind.from_bits(offset + index * stride);
-                        let input = Input {
-                            x: [x, 0.0, 0.0],
-                            n: 0,
-                        };
-                        if let Some(f) = prescreen {
-                            let got = (subject.eval)(&input);
-                            if let Some(estimate) = prescreen_error(subject.kind, x, got.v[0], f(x))
-                            {
-                                if estimate < clear {
-                                    tally.add(
-                                        subject.kind,
-                                        &input,
-                                        &got,
-                                        Verdict {
-                                            error: estimate,
-                                            special: None,
-                                        },
-                                    );
-                                    continue;
-                                }
-                            }
-                        }
-                        if let Err(e) = check_input(subject, bound, &input, &mut tally) {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                    done.fetch_add(CHUNK, Ordering::Relaxed);
-                    if let Some(e) = failed {
-                        break Err(e);
-                    }
-                };
-                results
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(outcome.map(|()| tally));
-            });
-        }
-        if options.progress {
-            let mut last = Instant::now();
-            while done.load(Ordering::Relaxed) < total
-                && results.lock().map_or(0, |r| r.len()) < options.threads.max(1)
-            {
-                std::thread::sleep(Duration::from_millis(100));
-                if last.elapsed() >= Duration::from_secs(1) {
-                    last = Instant::now();
-                    let d = done.load(Ordering::Relaxed).min(total);
-                    let elapsed = start.elapsed().as_secs_f64();
-                    let eta = if d > 0 {
-                        elapsed * (total - d) as f64 / d as f64
-                    } else {
-                        0.0
-                    };
-                    eprint!(
-                        "\r{} {}: {:5.1}% ({} of {}), {:.0} s, about {:.0} s left   ",
-                        subject.name,
-                        subject.kind.name(),
-                        100.0 * d as f64 / total as f64,
-                        d,
-                        total,
-                        elapsed,
-                        eta
-                    );
-                }
-            }
-            eprint!("\r{:78}\r", "");
-        }
-    });
-    let mut merged = Tally::new(options.histograms);
-    for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        merged.merge(result?);
-    }
-    Ok(report(subject, bound, merged, stride == 1, start))
+/// The order in which [`check_all`] works: the exhaustive sweeps first (a user asking for them
+/// gets them before the long dense samples of the functions that cannot be exhausted), then the
+/// sampled subjects; each part in the order of `subjects`. Indices into `subjects`.
+pub fn schedule(subjects: &[Subject], options: &Options) -> Vec<(usize, Mode)> {
+    let exhaustive = |s: &Subject| options.exhaustive && can_exhaust(s);
+    let sweeps = (0..subjects.len())
+        .filter(|&i| exhaustive(&subjects[i]))
+        .map(|i| (i, Mode::Exhaustive));
+    let sampled = (0..subjects.len())
+        .filter(|&i| !exhaustive(&subjects[i]))
+        .map(|i| (i, Mode::Sampled));
+    sweeps.chain(sampled).collect()
 }
 
-/// Checks every subject: with `options.exhaustive`, one-argument `float`/`half` functions are
-/// exhausted one after another (each on all threads) and the rest sampled; otherwise all are
-/// sampled, several functions at a time. Reports come back in the order of `subjects`.
+/// Checks every subject in the order of [`schedule`]: with `options.exhaustive`, one-argument
+/// `float`/`half` functions are exhausted one after another (each on all threads, saved to and
+/// taken from `options.resume`), then the rest is sampled, several functions at a time.
+/// Reports come back in the order of `subjects`.
 pub fn check_all(
     subjects: &[Subject],
     options: &Options,
 ) -> Result<Vec<FunctionReport>, CheckError> {
     let mut slots: Vec<Option<Result<FunctionReport, CheckError>>> =
         (0..subjects.len()).map(|_| None).collect();
-    let sampled: Vec<usize> = (0..subjects.len())
-        .filter(|&i| !(options.exhaustive && can_exhaust(&subjects[i])))
+    let plan = schedule(subjects, options);
+    let sweeps: Vec<usize> = plan
+        .iter()
+        .filter(|(_, m)| *m == Mode::Exhaustive)
+        .map(|(i, _)| *i)
         .collect();
+    let sampled: Vec<usize> = plan
+        .iter()
+        .filter(|(_, m)| *m == Mode::Sampled)
+        .map(|(i, _)| *i)
+        .collect();
+    // Resume files hold complete runs only: a strided run neither reads nor writes them.
+    // Nor a relaxed run, whose bounds differ from those of the saved results.
+    let resume = options
+        .resume
+        .as_ref()
+        .filter(|_| options.stride <= 1 && !options.relaxed);
+    for (k, &i) in sweeps.iter().enumerate() {
+        let subject = &subjects[i];
+        if let Some(saved) = resume
+            .map(|p| p.as_path())
+            .and_then(|path| crate::resume::find(path, subject))
+        {
+            if options.progress || options.log_functions {
+                eprintln!(
+                    "[{}/{}] {} {}: taken from the resume file",
+                    k + 1,
+                    sweeps.len(),
+                    subject.name,
+                    subject.kind.name()
+                );
+            }
+            slots[i] = Some(Ok(saved));
+            continue;
+        }
+        if options.progress || options.log_functions {
+            eprintln!(
+                "[{}/{}] {} {}: exhaustive",
+                k + 1,
+                sweeps.len(),
+                subject.name,
+                subject.kind.name()
+            );
+        }
+        let result = check_exhaustive(subject, options);
+        if let (Some(path), Ok(r)) = (resume, &result) {
+            if let Err(e) = crate::resume::append(path, r) {
+                eprintln!("warning: cannot save to {}: {e}", path.display());
+            }
+        }
+        if options.progress || options.log_functions {
+            if let Ok(r) = &result {
+                eprintln!(
+                    "[{}/{}] {} {}: max error {} ulp, {} above 0.5 ulp, {}",
+                    k + 1,
+                    sweeps.len(),
+                    r.name,
+                    r.kind.name(),
+                    r.max_error,
+                    r.misrounded,
+                    if r.passed() { "pass" } else { "FAIL" }
+                );
+            }
+        }
+        slots[i] = Some(result);
+    }
     // The exhaustive mode samples what it cannot exhaust more densely.
     let sampling = Options {
         samples: if options.exhaustive {
@@ -539,42 +538,6 @@ pub fn check_all(
     });
     if options.progress && !sampled.is_empty() {
         eprintln!();
-    }
-    for (i, subject) in subjects.iter().enumerate() {
-        if slots[i].is_none() {
-            // Resume files hold complete runs only: a strided run neither reads nor writes them.
-            // Nor a relaxed run, whose bounds differ from those of the saved results.
-            let resume = options
-                .resume
-                .as_ref()
-                .filter(|_| options.stride <= 1 && !options.relaxed);
-            if let Some(saved) = resume
-                .map(|p| p.as_path())
-                .and_then(|path| crate::resume::find(path, subject))
-            {
-                slots[i] = Some(Ok(saved));
-                continue;
-            }
-            let result = check_exhaustive(subject, options);
-            if let (Some(path), Ok(r)) = (resume, &result) {
-                if let Err(e) = crate::resume::append(path, r) {
-                    eprintln!("warning: cannot save to {}: {e}", path.display());
-                }
-            }
-            if options.progress {
-                if let Ok(r) = &result {
-                    eprintln!(
-                        "{} {}: every argument tried in {:.1} s, max error {} ulp, {} above 0.5 ulp",
-                        r.name,
-                        r.kind.name(),
-                        r.seconds,
-                        r.max_error,
-                        r.misrounded
-                    );
-                }
-            }
-            slots[i] = Some(result);
-        }
     }
     // Every slot was filled by one of the two loops above.
     slots.into_iter().flatten().collect()

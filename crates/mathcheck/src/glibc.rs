@@ -22,6 +22,7 @@ mod c {
         pub fn exp10(x: f64) -> f64;
         pub fn expm1(x: f64) -> f64;
         pub fn lgamma_r(x: f64, sign: *mut i32) -> f64;
+        pub fn sincos(x: f64, sin: *mut f64, cos: *mut f64);
         pub fn log(x: f64) -> f64;
         pub fn log2(x: f64) -> f64;
         pub fn log10(x: f64) -> f64;
@@ -53,6 +54,22 @@ fn lgamma(x: f64) -> f64 {
     let mut sign = 0;
     // SAFETY: `sign` is a valid out-pointer.
     unsafe { c::lgamma_r(x, &mut sign) }
+}
+
+/// log|Γ(x)| and the sign of Γ(x) (glibc's `lgamma_r`).
+pub fn lgamma_sign(x: f64) -> (f64, i32) {
+    let mut sign = 0;
+    // SAFETY: `sign` is a valid out-pointer.
+    let v = unsafe { c::lgamma_r(x, &mut sign) };
+    (v, sign.signum())
+}
+
+/// sin(x) and cos(x) in one call (glibc's `sincos`).
+pub fn sin_cos(x: f64) -> (f64, f64) {
+    let (mut s, mut c) = (0.0, 0.0);
+    // SAFETY: both out-pointers are valid.
+    unsafe { c::sincos(x, &mut s, &mut c) };
+    (s, c)
 }
 
 const PI: f64 = core::f64::consts::PI;

@@ -11,6 +11,8 @@
 //! - [`report`], [`plot`]: the table, JSON and PNG plots.
 //! - [`geometric`]: dot, cross, length, distance, normalize and `fast_*` per vector width.
 //! - [`relaxed`]: the `-cl-unsafe-math-optimizations` table (`--relaxed`).
+//! - [`sweep`], [`estimate`]: the exhaustive sweeps and their fast `f64` pre-screen.
+//! - [`pocl`]: the same sweeps on PoCL through pyopencl, measured alike (`--pocl`).
 //! - [`resume`]: saving exhaustive results so an interrupted run can go on.
 //!
 //! MPFR (through `rug`) is a dependency of this crate only: the runtime never links it.
@@ -18,17 +20,20 @@
 pub mod bound;
 pub mod conversion;
 pub mod engine;
+pub mod estimate;
 pub mod geometric;
 pub mod glibc;
 pub mod inputs;
 pub mod kind;
 pub mod measure;
 pub mod plot;
+pub mod pocl;
 pub mod reference;
 pub mod relaxed;
 pub mod report;
 pub mod resume;
 pub mod subject;
+pub mod sweep;
 
 pub use bound::Bound;
 pub use engine::{check_all, check_exhaustive, check_sampled, CheckError, FunctionReport, Options};
