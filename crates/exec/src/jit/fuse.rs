@@ -224,12 +224,14 @@ pub(super) struct FusedOut {
 impl Worker {
     /// Runs groups `g..g + k` (linear indices, one group row) line by line. An error comes with
     /// the linear index of the group it belongs to in the per-group order.
+    // The per-dimension loop fills several slots of one array.
+    #[allow(clippy::manual_memcpy)]
     pub(super) fn run_fused(
         &mut self,
         run: &RunCtx<'_>,
         g: u64,
         k: u64,
-    ) -> Result<FusedOut, (u64, ExecError)> {
+    ) -> Result<FusedOut, Box<(u64, ExecError)>> {
         let nd = &run.nd;
         let groups = nd.num_groups();
         let group_id = [
@@ -314,7 +316,7 @@ impl Worker {
             }
         }
         match failed {
-            Some(err) => Err(err),
+            Some(err) => Err(Box::new(err)),
             None => Ok(FusedOut {
                 work_groups: k,
                 work_items: total_items,
@@ -394,7 +396,8 @@ impl Worker {
                         counts[0] += out.work_groups;
                         counts[1] += out.work_items;
                     }
-                    Err((h, e)) => {
+                    Err(failed) => {
+                        let (h, e) = *failed;
                         abort.store(true, Ordering::Relaxed);
                         mine.push((h, Err(e)));
                         return;
