@@ -411,7 +411,41 @@ impl Worker {
 
 #[cfg(test)]
 mod tests {
-    use super::Chunks;
+    use super::{has_cycle, Chunks};
+
+    #[test]
+    fn loops_are_cycles() {
+        let looped = kir::parse::parse_function(
+            "function \"k\"(i32) {
+            block0(v0: i32):
+                v1 = const.i32 0
+                jump block1(v1)
+            block1(v2: i32):
+                v3 = cmp.bool slt v2, v0
+                brif v3, block2, block3
+            block2:
+                v4 = const.i32 1
+                v5 = iadd.i32 v2, v4
+                jump block1(v5)
+            block3:
+                return
+            }",
+        )
+        .expect("parses");
+        assert!(has_cycle(&looped));
+        let straight = kir::parse::parse_function(
+            "function \"k\"(bool) {
+            block0(v0: bool):
+                brif v0, block1, block2
+            block1:
+                jump block2
+            block2:
+                return
+            }",
+        )
+        .expect("parses");
+        assert!(!has_cycle(&straight));
+    }
 
     #[test]
     fn pieces_cover_every_group_once_within_rows() {
