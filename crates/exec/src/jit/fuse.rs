@@ -224,12 +224,14 @@ pub(super) struct FusedOut {
 impl Worker {
     /// Runs groups `g..g + k` (linear indices, one group row) line by line. An error comes with
     /// the linear index of the group it belongs to in the per-group order.
+    // The per-dimension loop fills several slots of one array.
+    #[allow(clippy::manual_memcpy)]
     pub(super) fn run_fused(
         &mut self,
         run: &RunCtx<'_>,
         g: u64,
         k: u64,
-    ) -> Result<FusedOut, (u64, ExecError)> {
+    ) -> Result<FusedOut, Box<(u64, ExecError)>> {
         let nd = &run.nd;
         let groups = nd.num_groups();
         let group_id = [
@@ -314,7 +316,7 @@ impl Worker {
             }
         }
         match failed {
-            Some(err) => Err(err),
+            Some(err) => Err(Box::new(err)),
             None => Ok(FusedOut {
                 work_groups: k,
                 work_items: total_items,
@@ -394,7 +396,8 @@ impl Worker {
                         counts[0] += out.work_groups;
                         counts[1] += out.work_items;
                     }
-                    Err((h, e)) => {
+                    Err(failed) => {
+                        let (h, e) = *failed;
                         abort.store(true, Ordering::Relaxed);
                         mine.push((h, Err(e)));
                         return;
@@ -408,7 +411,41 @@ impl Worker {
 
 #[cfg(test)]
 mod tests {
-    use super::Chunks;
+    use super::{has_cycle, Chunks};
+
+    #[test]
+    fn loops_are_cycles() {
+        let looped = kir::parse::parse_function(
+            "function \"k\"(i32) {
+            block0(v0: i32):
+                v1 = const.i32 0
+                jump block1(v1)
+            block1(v2: i32):
+                v3 = cmp.bool slt v2, v0
+                brif v3, block2, block3
+            block2:
+                v4 = const.i32 1
+                v5 = iadd.i32 v2, v4
+                jump block1(v5)
+            block3:
+                return
+            }",
+        )
+        .expect("parses");
+        assert!(has_cycle(&looped));
+        let straight = kir::parse::parse_function(
+            "function \"k\"(bool) {
+            block0(v0: bool):
+                brif v0, block1, block2
+            block1:
+                jump block2
+            block2:
+                return
+            }",
+        )
+        .expect("parses");
+        assert!(!has_cycle(&straight));
+    }
 
     #[test]
     fn pieces_cover_every_group_once_within_rows() {

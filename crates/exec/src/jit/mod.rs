@@ -586,7 +586,7 @@ impl Worker {
             local_size[d] = nd.local_size[d].min(nd.global_size[d] - start);
         }
         // Regions of other kernels are empty: no call at all (a `memset` per group, even of
-        // 0 bytes, is an AVX-512 routine that slowed the kernel's own code; see `fuse`).
+        // 0 bytes, is glibc's AVX-512 routine, which slowed the kernel's own loop 1.5x).
         for region in self.local.iter_mut().filter(|r| !r.is_empty()) {
             region.fill(0);
         }
