@@ -127,13 +127,15 @@ fn conv5_reference(n: usize, filt: &[f32], input: &[f32]) -> Vec<f32> {
 #[test]
 fn conv5_groups_and_rows() {
     // Groups in the middle of a row (proof holds), at the clamped borders (it does not),
-    // whole rows, widths that are not multiples of 4.
+    // whole rows (the proof covers the part between the borders, `row_prefix`), widths that
+    // are not multiples of 4.
     let filt: Vec<f32> = (0..25).map(|k| (k as f32 - 12.0) / 32.0).collect();
     for (n, local) in [
         (32usize, [16usize, 2usize]),
         (40, [8, 4]),
         (27, [9, 3]),
         (21, [21, 1]),
+        (70, [70, 1]),
     ] {
         let input = pattern(n * n);
         let (r, bufs) = both(

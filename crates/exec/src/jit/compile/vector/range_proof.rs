@@ -28,6 +28,7 @@ use cranelift_codegen::ir::{types, InstBuilder};
 use kir::{BinaryOp, BuiltinFn, CmpOp, ConvertOp, Function, InstData, Value, ValueDef};
 
 use super::super::{lanes_of, ClValue, Translator, Unsupported};
+use super::row_prefix::Border;
 use super::{const_int, int_bits, Shape};
 
 /// An interval of signed 64-bit values.
@@ -183,6 +184,14 @@ fn loop_var_range(func: &Function, p: Value, at: kir::Block) -> Option<(i64, i64
     (lo <= hi).then_some((lo, hi))
 }
 
+/// The state of one interval evaluation: intervals computed, the conditions that make them
+/// exact, and the affine clamps met (argument, bounds, stride).
+struct RangeState {
+    memo: HashMap<Value, Iv>,
+    ok: ClValue,
+    clamps: Vec<(Iv, Iv, Iv, i64)>,
+}
+
 /// What the interval evaluation needs: the work-item queries evaluated at the row's first
 /// and last proven work-items.
 struct RangeCtx<'a> {
@@ -285,10 +294,9 @@ impl Translator<'_, '_> {
         at: kir::Block,
         cx: &RangeCtx<'_>,
         args: &[ClValue],
-        memo: &mut HashMap<Value, Iv>,
-        ok: &mut ClValue,
+        st: &mut RangeState,
     ) -> Result<Iv, Unsupported> {
-        if let Some(&iv) = memo.get(&v) {
+        if let Some(&iv) = st.memo.get(&v) {
             return Ok(iv);
         }
         let func = self.func;
@@ -304,7 +312,7 @@ impl Translator<'_, '_> {
                 if bits == 64 {
                     let iv = Iv { lo: x, hi: x };
                     let fine = self.within(iv, -BOUND, BOUND);
-                    *ok = self.b.ins().band(*ok, fine);
+                    st.ok = self.b.ins().band(st.ok, fine);
                 }
                 Iv { lo: x, hi: x }
             }
@@ -315,9 +323,9 @@ impl Translator<'_, '_> {
                     hi: self.b.ins().iconst(types::I64, hi),
                 }
             }
-            ValueDef::Result(inst) => self.range_inst(inst, v, bits, cx, args, memo, ok)?,
+            ValueDef::Result(inst) => self.range_inst(inst, v, bits, cx, args, st)?,
         };
-        memo.insert(v, iv);
+        st.memo.insert(v, iv);
         Ok(iv)
     }
 
@@ -338,8 +346,7 @@ impl Translator<'_, '_> {
         bits: u32,
         cx: &RangeCtx<'_>,
         args: &[ClValue],
-        memo: &mut HashMap<Value, Iv>,
-        ok: &mut ClValue,
+        st: &mut RangeState,
     ) -> Result<Iv, Unsupported> {
         let func = self.func;
         let data = func.dfg.inst(inst).clone();
@@ -361,19 +368,19 @@ impl Translator<'_, '_> {
                 let ordered = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, a, b);
                 let positive = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, zero);
                 let fine = self.b.ins().band(ordered, positive);
-                *ok = self.b.ins().band(*ok, fine);
+                st.ok = self.b.ins().band(st.ok, fine);
                 Iv { lo: a, hi: b }
             }
             InstData::Unary { arg, .. } => {
-                let a = self.range_interval(*arg, at, cx, args, memo, ok)?;
+                let a = self.range_interval(*arg, at, cx, args, st)?;
                 Iv {
                     lo: self.b.ins().ineg(a.hi),
                     hi: self.b.ins().ineg(a.lo),
                 }
             }
             InstData::Binary { op, a, b } => {
-                let x = self.range_interval(*a, at, cx, args, memo, ok)?;
-                let y = self.range_interval(*b, at, cx, args, memo, ok)?;
+                let x = self.range_interval(*a, at, cx, args, st)?;
+                let y = self.range_interval(*b, at, cx, args, st)?;
                 match op {
                     BinaryOp::IAdd => Iv {
                         lo: self.b.ins().iadd(x.lo, y.lo),
@@ -404,26 +411,27 @@ impl Translator<'_, '_> {
                 }
             }
             InstData::Convert { op, arg, .. } => {
-                let a = self.range_interval(*arg, at, cx, args, memo, ok)?;
+                let a = self.range_interval(*arg, at, cx, args, st)?;
                 let from = int_bits(self.ty(*arg)).unwrap_or(64);
                 if *op == ConvertOp::UConvert && from == 32 && bits == 64 {
                     // Zero-extension keeps the value when it is not negative.
                     let fine = self.within(a, 0, i64::from(i32::MAX));
-                    *ok = self.b.ins().band(*ok, fine);
+                    st.ok = self.b.ins().band(st.ok, fine);
                 }
                 a
             }
             InstData::Builtin { args: ops, .. } => {
-                let a = self.range_interval(ops[0], at, cx, args, memo, ok)?;
-                let lo = self.range_interval(ops[1], at, cx, args, memo, ok)?;
-                let hi = self.range_interval(ops[2], at, cx, args, memo, ok)?;
+                let a = self.range_interval(ops[0], at, cx, args, st)?;
+                let lo = self.range_interval(ops[1], at, cx, args, st)?;
+                let hi = self.range_interval(ops[2], at, cx, args, st)?;
                 // Bounds in order: clamp(a, lo, hi) = min(max(a, lo), hi).
                 let ordered = self
                     .b
                     .ins()
                     .icmp(IntCC::SignedLessThanOrEqual, lo.hi, hi.lo);
-                *ok = self.b.ins().band(*ok, ordered);
-                if matches!(self.shape(v), Shape::Affine(_)) {
+                st.ok = self.b.ins().band(st.ok, ordered);
+                if let Shape::Affine(stride) = self.shape(v) {
+                    st.clamps.push((a, lo, hi, stride));
                     // The vectorised loop relies on the identity (its guard).
                     let above = self
                         .b
@@ -431,7 +439,7 @@ impl Translator<'_, '_> {
                         .icmp(IntCC::SignedGreaterThanOrEqual, a.lo, lo.hi);
                     let below = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, a.hi, hi.lo);
                     let inside = self.b.ins().band(above, below);
-                    *ok = self.b.ins().band(*ok, inside);
+                    st.ok = self.b.ins().band(st.ok, inside);
                     a
                 } else {
                     let l = self.b.ins().smax(a.lo, lo.lo);
@@ -445,7 +453,7 @@ impl Translator<'_, '_> {
             InstData::PtrAdd { offset, .. } => {
                 // The byte offset from the root pointer (checked against the region by the
                 // caller).
-                self.range_interval(*offset, at, cx, args, memo, ok)?
+                self.range_interval(*offset, at, cx, args, st)?
             }
             _ => return Err("unsupported in a range proof".into()),
         };
@@ -456,7 +464,7 @@ impl Translator<'_, '_> {
         };
         if !matches!(data, InstData::PtrAdd { .. }) {
             let fine = self.within(iv, lo, hi);
-            *ok = self.b.ins().band(*ok, fine);
+            st.ok = self.b.ins().band(st.ok, fine);
         }
         Ok(iv)
     }
@@ -544,7 +552,11 @@ impl Translator<'_, '_> {
             last: &at_last,
         };
         let mask = self.layout.offset_mask() as i64;
-        let mut memo = HashMap::new();
+        let mut st = RangeState {
+            memo: HashMap::new(),
+            ok,
+            clamps: Vec::new(),
+        };
         let mut covered = Vec::new();
         for &(inst, kb) in &candidates.accesses {
             let access = self
@@ -565,7 +577,8 @@ impl Translator<'_, '_> {
                 k += lanes_of(self.ty(p))?.len();
             }
             let base = *args.get(k).ok_or("missing parameter lane")?;
-            let offs = self.range_interval(access.ptr, kb, &cx, args, &mut memo, &mut ok)?;
+            let offs = self.range_interval(access.ptr, kb, &cx, args, &mut st)?;
+            ok = st.ok;
             // Every work-item's access within the region: roff + lo ≥ 0 and
             // roff + hi + size ≤ length (roff < 2⁴⁸, offsets within ±2⁴⁰: no overflow).
             let roff = self.b.ins().band_imm_s(base, mask);
@@ -585,8 +598,71 @@ impl Translator<'_, '_> {
             let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, end, len);
             let inside = self.b.ins().band(after, fits);
             ok = self.b.ins().band(ok, inside);
+            st.ok = ok;
             covered.push(inst);
         }
         Ok((ok, covered))
+    }
+}
+
+impl Translator<'_, '_> {
+    /// The borders of the candidates' affine clamps along the row (`row_prefix`): their
+    /// intervals at work-item 0 (loop variables over their ranges), the argument's upper end
+    /// heading to the upper bound (increasing arguments; others have none and keep the
+    /// whole row).
+    pub(super) fn range_borders(
+        &mut self,
+        candidates: &RangeCandidates,
+        args: &[ClValue],
+        row_base: [ClValue; 4],
+    ) -> Result<Vec<Border>, Unsupported> {
+        let func = self.func;
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+        let queries: Vec<kir::Inst> = candidates
+            .leaves
+            .iter()
+            .filter_map(|&v| match func.dfg.value_def(v) {
+                ValueDef::Result(i) => Some(i),
+                ValueDef::Param(..) => None,
+            })
+            .collect();
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let first = self.eval_chain(&queries, args, row_base, zero)?;
+        let cx = RangeCtx {
+            first: &first,
+            last: &first,
+        };
+        let ok = self.b.ins().iconst(types::I8, 1);
+        let mut st = RangeState {
+            memo: HashMap::new(),
+            ok,
+            clamps: Vec::new(),
+        };
+        for &(inst, kb) in &candidates.accesses {
+            let access = self
+                .contiguous_access(inst)
+                .ok_or("range candidate is not contiguous")?;
+            self.range_interval(access.ptr, kb, &cx, args, &mut st)?;
+        }
+        let mut out = Vec::new();
+        for (a, lo, hi, stride) in st.clamps {
+            if stride <= 0 {
+                continue;
+            }
+            // Inside at work-item 0 when a.lo ≥ lo.hi; the upper end a.hi + i × stride must
+            // stay ≤ hi.lo: `Within` on a.hi with the lower bound moved by the width.
+            let width = self.b.ins().isub(a.hi, a.lo);
+            let lower = self.b.ins().iadd(lo.hi, width);
+            out.push(Border::Within {
+                a0: a.hi,
+                lo: lower,
+                hi: hi.lo,
+                stride,
+                signed: true,
+            });
+        }
+        Ok(out)
     }
 }

@@ -357,9 +357,10 @@ impl Translator<'_, '_> {
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, whole, LIMIT);
         // The proof is about the prefix before the first border (`row_prefix`).
-        let Some(borders) = self.borders(&at0, &sites, &cmps) else {
+        let Some(mut borders) = self.borders(&at0, &sites, &cmps) else {
             return Ok(None);
         };
+        borders.extend(self.range_borders(&ranged, args, row_base)?);
         let m = match borders.is_empty() {
             true => whole,
             false => self.prefix_len(whole, &borders),
@@ -368,6 +369,12 @@ impl Translator<'_, '_> {
         let at1 = self.eval_chain(&chain, args, row_base, last)?;
         let (in_range, ranged) = self.range_proofs(&ranged, args, row_base, last)?;
         ok = self.b.ins().band(ok, in_range);
+        if !borders.is_empty() {
+            // An empty prefix: the unchecked loop runs nothing and abandons the row at its
+            // first iteration (`row_prefix`), which needs no proof.
+            let empty = self.b.ins().icmp_imm_s(IntCC::Equal, m, 0);
+            ok = self.b.ins().bor(ok, empty);
+        }
         for site in &sites {
             let (Some(&a0), Some(&a1)) = (at0.get(&site.arg), at1.get(&site.arg)) else {
                 return Ok(None);
