@@ -101,8 +101,8 @@ pub(super) struct VecState {
     masked: masked::MaskState,
     /// Block parameters nothing reads (`dead_params`): uniform, passed zeros.
     dead: std::collections::HashSet<Value>,
-    /// Contiguous accesses proven in bounds with their guards for the row by intervals
-    /// (`range_proof`; in the unchecked loop).
+    /// Contiguous accesses proven in bounds with their guards for the row by intervals, and
+    /// affine clamps proven the identity (`range_proof`; in the unchecked loop).
     ranged: Vec<kir::Inst>,
 }
 
@@ -920,7 +920,10 @@ impl Translator<'_, '_> {
             }
             Shape::Affine(_) => {
                 let r = result.ok_or("affine without result")?;
-                let base = self.replay(inst, 0)?.ok_or("affine without result")?[0];
+                let base = match self.identity_clamp(inst)? {
+                    Some(base) => base,
+                    None => self.replay(inst, 0)?.ok_or("affine without result")?[0],
+                };
                 let guards = self.affine_guards(inst)?;
                 self.vs().affine.insert(r, Affine { base, guards });
                 Ok(())

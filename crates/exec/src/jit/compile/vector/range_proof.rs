@@ -185,11 +185,11 @@ fn loop_var_range(func: &Function, p: Value, at: kir::Block) -> Option<(i64, i64
 }
 
 /// The state of one interval evaluation: intervals computed, the conditions that make them
-/// exact, and the affine clamps met (argument, bounds, stride).
+/// exact, and the affine clamps met (instruction, argument, bounds, stride).
 struct RangeState {
     memo: HashMap<Value, Iv>,
     ok: ClValue,
-    clamps: Vec<(Iv, Iv, Iv, i64)>,
+    clamps: Vec<(kir::Inst, Iv, Iv, Iv, i64)>,
 }
 
 /// What the interval evaluation needs: the work-item queries evaluated at the row's first
@@ -431,7 +431,7 @@ impl Translator<'_, '_> {
                     .icmp(IntCC::SignedLessThanOrEqual, lo.hi, hi.lo);
                 st.ok = self.b.ins().band(st.ok, ordered);
                 if let Shape::Affine(stride) = self.shape(v) {
-                    st.clamps.push((a, lo, hi, stride));
+                    st.clamps.push((inst, a, lo, hi, stride));
                     // The vectorised loop relies on the identity (its guard).
                     let above = self
                         .b
@@ -601,7 +601,29 @@ impl Translator<'_, '_> {
             st.ok = ok;
             covered.push(inst);
         }
+        // The affine clamps proven the identity are covered too (`identity_clamp`).
+        covered.extend(st.clamps.iter().map(|c| c.0));
         Ok((ok, covered))
+    }
+
+    /// In the unchecked loop: lane 0 of an affine clamp the range proof made the identity
+    /// (its argument's), or `None`.
+    pub(super) fn identity_clamp(
+        &mut self,
+        inst: kir::Inst,
+    ) -> Result<Option<ClValue>, Unsupported> {
+        if !self.vec.as_ref().is_some_and(|v| v.ranged.contains(&inst)) {
+            return Ok(None);
+        }
+        let InstData::Builtin {
+            func: BuiltinFn::SClamp,
+            args,
+        } = self.func.dfg.inst(inst)
+        else {
+            return Ok(None);
+        };
+        let arg = args[0];
+        Ok(Some(self.lane(arg, 0)?[0]))
     }
 }
 
@@ -647,7 +669,7 @@ impl Translator<'_, '_> {
             self.range_interval(access.ptr, kb, &cx, args, &mut st)?;
         }
         let mut out = Vec::new();
-        for (a, lo, hi, stride) in st.clamps {
+        for (_, a, lo, hi, stride) in st.clamps {
             if stride <= 0 {
                 continue;
             }
