@@ -43,6 +43,7 @@ mod masked;
 mod math;
 pub(super) mod phase;
 mod phase_remat;
+mod range_proof;
 mod row_prefix;
 mod row_proof;
 mod simd_int;
@@ -103,6 +104,9 @@ pub(super) struct VecState {
     masked: masked::MaskState,
     /// Block parameters nothing reads (`dead_params`): uniform, passed zeros.
     dead: std::collections::HashSet<Value>,
+    /// Contiguous accesses proven in bounds with their guards for the row by intervals, and
+    /// affine clamps proven the identity (`range_proof`; in the unchecked loop).
+    ranged: Vec<kir::Inst>,
 }
 
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
@@ -514,6 +518,7 @@ impl Translator<'_, '_> {
                 let dead = dead_params::dead_params(func, &order);
                 dead.into_iter().filter(|p| !forced.contains(p)).collect()
             },
+            ranged: Vec::new(),
         });
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
@@ -525,25 +530,38 @@ impl Translator<'_, '_> {
         // Row versioning (`row_proof`): a loop without the checks proven once for the row
         // when the proof holds, the checked loop otherwise.
         let checked = self.b.create_block();
-        let mut loops = vec![(checked, HashMap::new(), Vec::new(), None, n, None)];
+        let mut loops = vec![(
+            checked,
+            HashMap::new(),
+            Vec::new(),
+            None,
+            n,
+            None,
+            Vec::new(),
+        )];
         match self.row_proofs(&order, &args, row_base, n)? {
             Some(proof) => {
                 let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
                 // Without borders the prefix is the whole row: the loop runs to `n`.
                 let len = proof.whole.map_or(n, |_| proof.prefix);
                 let whole = proof.whole;
-                loops.insert(0, (fast, addrs, proof.cmps, proof.shapes, len, whole));
+                let ranged = proof.ranged;
+                loops.insert(
+                    0,
+                    (fast, addrs, proof.cmps, proof.shapes, len, whole, ranged),
+                );
             }
             None => {
                 self.b.ins().jump(checked, &[]);
             }
         }
-        for (pre, addrs, cmps, shapes, n, whole) in loops {
+        for (pre, addrs, cmps, shapes, n, whole, ranged) in loops {
             self.b.switch_to_block(pre);
             // Each version of the loop translates the masked loops afresh.
             self.vs().masked = masked::MaskState::new(func, mask_loops.clone());
             self.vs().proven = addrs;
             self.vs().proven_cmps = cmps;
+            self.vs().ranged = ranged;
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
             self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
@@ -905,7 +923,10 @@ impl Translator<'_, '_> {
             }
             Shape::Affine(_) => {
                 let r = result.ok_or("affine without result")?;
-                let base = self.replay(inst, 0)?.ok_or("affine without result")?[0];
+                let base = match self.identity_clamp(inst)? {
+                    Some(base) => base,
+                    None => self.replay(inst, 0)?.ok_or("affine without result")?[0],
+                };
                 let guards = self.affine_guards(inst)?;
                 self.vs().affine.insert(r, Affine { base, guards });
                 Ok(())
@@ -1105,8 +1126,13 @@ impl Translator<'_, '_> {
         let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
         let len = if write { root.write_len } else { root.read_len };
         let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
-        for g in af.guards {
-            ok = self.b.ins().band(ok, g);
+        if self.vs().ranged.contains(&inst) {
+            // In bounds with its guards for the whole row (`range_proof`).
+            ok = self.b.ins().iconst(types::I8, 1);
+        } else {
+            for g in af.guards {
+                ok = self.b.ins().band(ok, g);
+            }
         }
         let fast = self.b.create_block();
         let slow = self.b.create_block();

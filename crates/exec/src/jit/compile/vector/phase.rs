@@ -314,6 +314,7 @@ impl Translator<'_, '_> {
             proven_cmps: Vec::new(),
             masked: super::masked::MaskState::new(func, Vec::new()),
             dead: Default::default(),
+            ranged: Vec::new(),
         });
         for &kb in &order {
             let cb = self.b.create_block();

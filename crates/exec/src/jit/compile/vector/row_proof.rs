@@ -42,6 +42,8 @@ pub(super) struct RowProof {
     pub(super) cmps: Vec<(kir::Inst, bool)>,
     /// The shapes with those comparisons uniform (`None`: no comparison).
     pub(super) shapes: Option<Vec<Shape>>,
+    /// Contiguous accesses in counted loops proven by intervals (`range_proof`).
+    pub(super) ranged: Vec<kir::Inst>,
     /// The work-items the proof covers (`row_prefix`), a prefix of the `whole` vectorised
     /// part of the row (`None`: no border, the prefix is the whole).
     pub(super) prefix: ClValue,
@@ -60,12 +62,12 @@ struct RowCmp {
 }
 
 /// A contiguous access the proof covers.
-struct Access {
+pub(super) struct Access {
     inst: kir::Inst,
-    ptr: Value,
-    size: i64,
-    write: bool,
-    root: RootEntry,
+    pub(super) ptr: Value,
+    pub(super) size: i64,
+    pub(super) write: bool,
+    pub(super) root: RootEntry,
 }
 
 /// A place where the affine form needs a guard (see `affine_guards`): `arg`, affine with
@@ -81,7 +83,7 @@ struct Site {
 
 impl Translator<'_, '_> {
     /// The load or store `inst` when `contiguous` would translate it as one range.
-    fn contiguous_access(&self, inst: kir::Inst) -> Option<Access> {
+    pub(super) fn contiguous_access(&self, inst: kir::Inst) -> Option<Access> {
         let func = self.func;
         let (ptr, ty, write) = match func.dfg.inst(inst) {
             InstData::Load { ptr, .. } => (*ptr, self.ty(func.dfg.inst_result(inst)?), false),
@@ -227,7 +229,7 @@ impl Translator<'_, '_> {
 
     /// Evaluates `chain` (in the current block) for work-item `i` of the row: every value's
     /// single lane, with the kir entry block's parameters from `args`.
-    fn eval_chain(
+    pub(super) fn eval_chain(
         &mut self,
         chain: &[kir::Inst],
         args: &[ClValue],
@@ -326,7 +328,9 @@ impl Translator<'_, '_> {
                 cmps.push(cmp);
             }
         }
-        if accesses.is_empty() && cmps.is_empty() {
+        let proven: Vec<kir::Inst> = accesses.iter().map(|a| a.inst).collect();
+        let ranged = self.range_candidates(order, &proven);
+        if accesses.is_empty() && cmps.is_empty() && ranged.is_empty() {
             return Ok(None);
         }
         // The loop's shapes with the proven comparisons uniform.
@@ -353,15 +357,24 @@ impl Translator<'_, '_> {
             .ins()
             .icmp_imm_u(IntCC::UnsignedLessThan, whole, LIMIT);
         // The proof is about the prefix before the first border (`row_prefix`).
-        let Some(borders) = self.borders(&at0, &sites, &cmps) else {
+        let Some(mut borders) = self.borders(&at0, &sites, &cmps) else {
             return Ok(None);
         };
+        borders.extend(self.range_borders(&ranged, args, row_base)?);
         let m = match borders.is_empty() {
             true => whole,
             false => self.prefix_len(whole, &borders),
         };
         let last = self.b.ins().iadd_imm_s(m, -1);
         let at1 = self.eval_chain(&chain, args, row_base, last)?;
+        let (in_range, ranged) = self.range_proofs(&ranged, args, row_base, last)?;
+        ok = self.b.ins().band(ok, in_range);
+        if !borders.is_empty() {
+            // An empty prefix: the unchecked loop runs nothing and abandons the row at its
+            // first iteration (`row_prefix`), which needs no proof.
+            let empty = self.b.ins().icmp_imm_s(IntCC::Equal, m, 0);
+            ok = self.b.ins().bor(ok, empty);
+        }
         for site in &sites {
             let (Some(&a0), Some(&a1)) = (at0.get(&site.arg), at1.get(&site.arg)) else {
                 return Ok(None);
@@ -469,6 +482,7 @@ impl Translator<'_, '_> {
             addrs,
             cmps: proven_cmps,
             shapes,
+            ranged,
             prefix: m,
             whole: (!borders.is_empty()).then_some(whole),
         }))

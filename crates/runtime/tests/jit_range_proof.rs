@@ -1,0 +1,299 @@
+//! Range proofs of the JIT's vectorised loop (`exec::jit::compile::vector::range_proof`):
+//! contiguous accesses inside counted loops (`for (d = -2; d <= 2; d++)`) whose pointers
+//! depend on the loop variables, proven in bounds with their guards once per row by
+//! intervals. Convolutions with clamped and unclamped borders, loops with other steps and
+//! bounds, loop variables used after their loop, parameters that make the proof fail;
+//! results against Rust references and the interpreter (bit-identical), errors reported for
+//! the same work-item as the interpreter.
+
+use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
+
+fn context() -> Context {
+    Context::new(
+        Platform::get()
+            .devices()
+            .into_iter()
+            .next()
+            .expect("an oxcl device"),
+    )
+}
+
+enum Arg {
+    Buf(Vec<u8>),
+    Val(Vec<u8>),
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn to_f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn i32v(x: i32) -> Arg {
+    Arg::Val(x.to_le_bytes().to_vec())
+}
+
+type Outcome = (Result<(), String>, Vec<Vec<u8>>);
+
+/// Runs `kernel` of `source` on `engine`; returns every buffer after the run, or the error.
+fn run(
+    engine: EngineKind,
+    source: &str,
+    kernel: &str,
+    args: &[Arg],
+    global: &[usize],
+    local: &[usize],
+) -> Outcome {
+    let ctx = context();
+    let program = Program::from_source(&ctx, source, "row_proof.cl");
+    program
+        .build("")
+        .unwrap_or_else(|e| panic!("build: {e}\n{}", program.build_log()));
+    let k: Kernel = program.kernel(kernel).expect("kernel");
+    let mut bufs = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        match a {
+            Arg::Buf(bytes) => {
+                let b = Buffer::from_slice(&ctx, MemFlags::default(), bytes).expect("buffer");
+                k.set_arg_buffer(i as u32, Some(&b)).expect("arg");
+                bufs.push(b);
+            }
+            Arg::Val(bytes) => k.set_arg_bytes(i as u32, bytes).expect("arg"),
+        }
+    }
+    let queue = Queue::new(&ctx).with_engine(engine).with_threads(1);
+    let r = queue
+        .nd_range(&k, &NdRange::new(global, Some(local), None))
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    (r, bufs.iter().map(Buffer::to_vec).collect())
+}
+
+/// Runs on the interpreter and the JIT: the statuses (error text included) and every buffer
+/// must be identical; returns the JIT's outcome.
+fn both(source: &str, kernel: &str, args: &[Arg], global: &[usize], local: &[usize]) -> Outcome {
+    let reference = run(EngineKind::Interpreter, source, kernel, args, global, local);
+    let jit = run(EngineKind::JitStrict, source, kernel, args, global, local);
+    assert_eq!(jit.0, reference.0, "{kernel}: status");
+    for (i, (r, j)) in reference.1.iter().zip(&jit.1).enumerate() {
+        assert!(r == j, "{kernel}: buffer {i} differs");
+    }
+    jit
+}
+
+fn pattern(len: usize) -> Vec<f32> {
+    (0..len)
+        .map(|k| ((k * 41 % 103) as f32) / 16.0 - 3.0)
+        .collect()
+}
+
+const CONV5: &str = "__kernel void conv5(int n, __constant float *filt, __global const float *in,
+                    __global float *out) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float acc = 0.0f;
+    for (int dy = -2; dy <= 2; dy++) {
+        for (int dx = -2; dx <= 2; dx++) {
+            int xx = clamp(x + dx, 0, n - 1);
+            int yy = clamp(y + dy, 0, n - 1);
+            acc += filt[(dy + 2) * 5 + dx + 2] * in[yy * n + xx];
+        }
+    }
+    out[y * n + x] = acc;
+}";
+
+fn conv5_reference(n: usize, filt: &[f32], input: &[f32]) -> Vec<f32> {
+    let mut out = vec![0.0f32; n * n];
+    for y in 0..n as i32 {
+        for x in 0..n as i32 {
+            let mut acc = 0.0f32;
+            for dy in -2..=2i32 {
+                for dx in -2..=2i32 {
+                    let xx = (x + dx).clamp(0, n as i32 - 1);
+                    let yy = (y + dy).clamp(0, n as i32 - 1);
+                    let f = filt[((dy + 2) * 5 + dx + 2) as usize];
+                    acc += f * input[(yy * n as i32 + xx) as usize];
+                }
+            }
+            out[(y * n as i32 + x) as usize] = acc;
+        }
+    }
+    out
+}
+
+#[test]
+fn conv5_groups_and_rows() {
+    // Groups in the middle of a row (proof holds), at the clamped borders (it does not),
+    // whole rows (the proof covers the part between the borders, `row_prefix`), widths that
+    // are not multiples of 4.
+    let filt: Vec<f32> = (0..25).map(|k| (k as f32 - 12.0) / 32.0).collect();
+    for (n, local) in [
+        (32usize, [16usize, 2usize]),
+        (40, [8, 4]),
+        (27, [9, 3]),
+        (21, [21, 1]),
+        (70, [70, 1]),
+    ] {
+        let input = pattern(n * n);
+        let (r, bufs) = both(
+            CONV5,
+            "conv5",
+            &[
+                i32v(n as i32),
+                Arg::Buf(f32s(&filt)),
+                Arg::Buf(f32s(&input)),
+                Arg::Buf(vec![0; 4 * n * n]),
+            ],
+            &[n, n],
+            &local,
+        );
+        r.expect("runs");
+        assert_eq!(
+            to_f32s(&bufs[2]),
+            conv5_reference(n, &filt, &input),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn conv5_input_too_short_in_the_middle() {
+    // The input lacks its last 40 floats: taps of the last rows read past it from the
+    // middle groups too; the error names the interpreter's work-item.
+    let n = 32usize;
+    let filt: Vec<f32> = (0..25).map(|k| k as f32 / 25.0).collect();
+    let input = pattern(n * n - 40);
+    let (r, _) = both(
+        CONV5,
+        "conv5",
+        &[
+            i32v(n as i32),
+            Arg::Buf(f32s(&filt)),
+            Arg::Buf(f32s(&input)),
+            Arg::Buf(vec![0; 4 * n * n]),
+        ],
+        &[n, n],
+        &[16, 2],
+    );
+    let err = r.expect_err("out of bounds");
+    assert!(err.contains("work-item"), "{err}");
+}
+
+#[test]
+fn unclamped_taps_run_off_the_row() {
+    // Without clamps, x + d reads in[-1] at the first work-item (and past the end at the
+    // last): the proof fails there, the error names the interpreter's work-item; with a
+    // padded input (offset 3) every tap is in bounds.
+    let src = "__kernel void k(int pad, __global const float *in, __global float *out) {
+        int x = get_global_id(0);
+        float acc = 0.0f;
+        for (int d = -3; d < 4; d += 2)
+            acc += in[pad + x + d] * (float)(d + 5);
+        out[x] = acc;
+    }";
+    let n = 64usize;
+    for (pad, len) in [(3i32, n + 6), (0, n + 6), (3, n + 3)] {
+        let input = pattern(len);
+        let (r, bufs) = both(
+            src,
+            "k",
+            &[i32v(pad), Arg::Buf(f32s(&input)), Arg::Buf(vec![0; 4 * n])],
+            &[n],
+            &[32],
+        );
+        if pad == 3 && len == n + 6 {
+            r.expect("runs");
+            let out = to_f32s(&bufs[1]);
+            for x in 0..n as i32 {
+                let mut acc = 0.0f32;
+                let mut d = -3;
+                while d < 4 {
+                    acc += input[(pad + x + d) as usize] * (d + 5) as f32;
+                    d += 2;
+                }
+                assert_eq!(out[x as usize], acc, "pad {pad} out[{x}]");
+            }
+        } else {
+            let err = r.expect_err("out of bounds");
+            assert!(err.contains("work-item"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn loop_variable_used_after_its_loop() {
+    // `d` after the loop is its exit value (3): its range inside the loop does not hold
+    // there, and the access after the loop must keep its checks (in[x + d] past the end
+    // for the last work-items of a short input).
+    let src = "__kernel void k(__global const float *in, __global float *out) {
+        int x = get_global_id(0);
+        float acc = 0.0f;
+        int d = 0;
+        for (d = 0; d <= 2; d++)
+            acc += in[x + d];
+        out[x] = acc + in[x + d];
+    }";
+    let n = 48usize;
+    for len in [n + 3, n + 2] {
+        let input = pattern(len);
+        let (r, bufs) = both(
+            src,
+            "k",
+            &[Arg::Buf(f32s(&input)), Arg::Buf(vec![0; 4 * n])],
+            &[n],
+            &[n],
+        );
+        if len == n + 3 {
+            r.expect("runs");
+            let out = to_f32s(&bufs[1]);
+            for x in 0..n {
+                let acc = input[x] + input[x + 1] + input[x + 2];
+                assert_eq!(out[x], acc + input[x + 3], "out[{x}]");
+            }
+        } else {
+            let err = r.expect_err("out of bounds");
+            assert!(err.contains("work-item [47, 0, 0]"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn products_of_ranges_that_overflow() {
+    // dy × n with a huge n: the 32-bit product wraps at dy = 2, so the interval proof must
+    // fail and the checked loop report the interpreter's error (at dy = 1 already).
+    let src = "__kernel void k(int n, __global const float *in, __global float *out) {
+        int x = get_global_id(0);
+        float acc = 0.0f;
+        for (int dy = 0; dy <= 2; dy++)
+            acc += in[dy * n + x];
+        out[x] = acc;
+    }";
+    let m = 40usize;
+    let input = pattern(3 * m);
+    for n in [m as i32, 0x4000_0000] {
+        let (r, bufs) = both(
+            src,
+            "k",
+            &[i32v(n), Arg::Buf(f32s(&input)), Arg::Buf(vec![0; 4 * m])],
+            &[m],
+            &[m],
+        );
+        if n == m as i32 {
+            r.expect("runs");
+            let out = to_f32s(&bufs[1]);
+            for x in 0..m {
+                assert_eq!(
+                    out[x],
+                    input[x] + input[m + x] + input[2 * m + x],
+                    "out[{x}]"
+                );
+            }
+        } else {
+            let err = r.expect_err("out of bounds");
+            assert!(err.contains("work-item [0, 0, 0]"), "{err}");
+        }
+    }
+}
