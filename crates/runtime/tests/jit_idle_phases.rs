@@ -588,3 +588,43 @@ fn ids_computed_again_after_barriers_in_rows_not_a_multiple_of_four() {
         }
     }
 }
+
+#[test]
+fn work_items_idle_in_one_phase_and_busy_in_the_next() {
+    // `s` grows: the work-items left idle at one barrier run the next phases with the `s`
+    // they would have kept.
+    let src = "__kernel void grow(__global int *out, __local int *t) {
+        uint lid = get_local_id(0), n = get_local_size(0);
+        t[lid] = (int)lid + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint s = 1; s < n; s <<= 1) {
+            if (lid < s)
+                t[lid] = t[lid] * 3 + (int)s;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        out[get_global_id(0)] = t[lid];
+    }";
+    for local in [5usize, 24, 64, 100] {
+        let n = 2 * local;
+        let (r, bufs) = both(
+            src,
+            "grow",
+            &[Arg::Buf(vec![0; 4 * n]), Arg::Local(4 * local)],
+            &[n],
+            &[local],
+        );
+        r.expect("grow");
+        let mut t: Vec<i32> = (1..=local as i32).collect();
+        let mut s = 1;
+        while s < local {
+            for v in t.iter_mut().take(s) {
+                *v = v.wrapping_mul(3).wrapping_add(s as i32);
+            }
+            s <<= 1;
+        }
+        let got = to_i32s(&bufs[0]);
+        for g in 0..2 {
+            assert_eq!(got[g * local..(g + 1) * local], t[..], "local {local}");
+        }
+    }
+}
