@@ -351,7 +351,14 @@ fn convert_one(func: &mut Function) -> bool {
             _ => continue,
         };
         let join = then_arm.1.block;
-        if join == h {
+        // Selects of scalars and vectors only (engines may not select aggregates).
+        let plain_args = then_arm
+            .1
+            .args
+            .iter()
+            .chain(&else_arm.1.args)
+            .all(|&v| is_plain(func.dfg.value_type(v)));
+        if join == h || !plain_args {
             continue;
         }
         let h_insts = func.layout.block_insts[h.index()].clone();

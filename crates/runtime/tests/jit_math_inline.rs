@@ -338,35 +338,44 @@ fn vector_exp_and_logs_are_bit_identical_to_devlib() {
         nl2[i] = native_log2(x);
     }
     "#;
-    let stride: u64 = 4093; // prime: every mantissa residue is visited
-    let mut input: Vec<f32> = (0..(1u64 << 32) / stride)
-        .map(|i| f32::from_bits((i * stride) as u32))
-        .collect();
-    input.extend(specials());
-    // Dense where exp's result is a finite float, and where log's argument is typical.
-    input.extend(floats(1 << 16, 21, -104.0, 89.0));
-    input.extend(floats(1 << 16, 22, 0.0, 4.0));
-    while input.len() % 256 != 0 {
+    // A prime (every mantissa residue is visited); `OXCL_VEC_MATH_STRIDE` sets another (1:
+    // every float, for a long run by hand).
+    let stride: u64 = std::env::var("OXCL_VEC_MATH_STRIDE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(4093);
+    let count = (1u64 << 32).div_ceil(stride);
+    // Runs of at most 4M inputs (a stride-1 sweep is a thousand of them).
+    let chunk = 1u64 << 22;
+    let mut start = 0;
+    while start < count {
+        let end = (start + chunk).min(count);
+        let mut input: Vec<f32> = (start..end)
+            .map(|i| f32::from_bits((i * stride) as u32))
+            .collect();
+        if start == 0 {
+            input.extend(specials());
+            // Dense where exp's result is a finite float, and where log's argument is typical.
+            input.extend(floats(1 << 16, 21, -104.0, 89.0));
+            input.extend(floats(1 << 16, 22, 0.0, 4.0));
+        }
+        check_vector_math(src, input);
+        start = end;
+    }
+}
+
+/// Runs `src` (one input, seven outputs) on `input` and compares with devlib bit for bit.
+fn check_vector_math(src: &str, mut input: Vec<f32>) {
+    while !input.len().is_multiple_of(256) {
         input.push(1.5);
     }
     let n = input.len();
-    let (st, bufs) = run(
-        EngineKind::JitStrict,
-        src,
-        "k",
-        &[
-            Arg::Buf(f32s(&input)),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-            Arg::Buf(vec![0; 4 * n]),
-        ],
-        n,
-        256,
-    );
+    let mut args = vec![Arg::Buf(f32s(&input))];
+    for _ in 0..7 {
+        args.push(Arg::Buf(vec![0; 4 * n]));
+    }
+    let (st, bufs) = run(EngineKind::JitStrict, src, "k", &args, n, 256);
     st.expect("runs");
     let outs: Vec<Vec<f32>> = bufs[1..].iter().map(|b| to_f32s(b)).collect();
     for (i, &x) in input.iter().enumerate() {

@@ -17,6 +17,8 @@ crate::math::narrow_functions!(f32);
 /// Correctly rounded natural logarithm: the `f64` log rounded once, unless that value lies so
 /// close to the midpoint of two floats that its error (below 1 ulp of `f64`) could put it on
 /// the wrong side; then the double-double log (error about 2^-75) decides.
+/// The JIT's vector loop repeats this (and `exp`, `log2`, `log10`) operation for operation
+/// (exec `jit/compile/vector/math.rs`): change both (runtime test `jit_math_inline`).
 pub fn log(x: f32) -> f32 {
     let y = crate::math::f64::log(f64::from(x));
     match crate::math::rounding::f64_to_f32_if_unambiguous(y) {

@@ -20,6 +20,9 @@
 //! polynomial; `k` as `f64` by the 1.5·2^52 trick (exact for these small integers); `log2` and
 //! `log10` continue from the same polynomial with msun's hi/lo split.
 
+// The constants are msun's (libm's sources), digit for digit.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, ConstantData, Endianness, InstBuilder, MemFlagsData, Type as ClType,
