@@ -37,3 +37,12 @@ fn cos_of_huge_arguments_is_correctly_rounded() {
         assert_eq!(m::cos(-x), expected, "cos(-{bits:#x})");
     }
 }
+
+#[test]
+fn acos_hard_case_is_correctly_rounded() {
+    // Found by the exhaustive check: acos(0x1.110b46p-26) = pi/2 - x lies 6.1e-17 above the
+    // midpoint of 0x3fc90fda and 0x3fc90fdb (mpmath at 300 bits), closer than the error of the
+    // f64 acos, which rounded to the lower float.
+    let x = f32::from_bits(0x3288_85a3);
+    assert_eq!(m::acos(x).to_bits(), 0x3fc9_0fdb);
+}

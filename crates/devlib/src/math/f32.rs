@@ -27,6 +27,18 @@ pub fn log(x: f32) -> f32 {
     }
 }
 
+/// Correctly rounded arc cosine: the `f64` acos (msun, within 1 ulp) rounded once, unless that
+/// value is ambiguous (see [`log`]); then the double-double acos decides. Rounding the `f64`
+/// value alone misrounds two floats (found by the exhaustive check), e.g. acos(0x1.110b46p-26),
+/// whose exact value lies 6e-17 above the midpoint of two floats: closer than `f64`'s error.
+pub fn acos(x: f32) -> f32 {
+    let y = crate::math::f64::acos(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => crate::math::rounding::dd_to_f32(crate::math::inverse_trig::acos_dd(f64::from(x))),
+    }
+}
+
 /// Correctly rounded sine: the `f64` sin rounded once, unless that value is ambiguous (see
 /// [`log`]); then the double-double sin decides (every float argument).
 pub fn sin(x: f32) -> f32 {
