@@ -17,6 +17,7 @@
 //!   clamp is the identity when its argument's interval lies within them (checked);
 //! - the access's byte offsets `[lo, hi]` from its root pointer give `lo ≥ 0` and
 //!   `hi + size ≤ length` (checked).
+//!
 //! When these hold, every guard of the access holds at every step of every iteration of the
 //! row, and the unchecked loop makes it directly (`contiguous`); otherwise the checked loop
 //! runs as before.
