@@ -46,3 +46,11 @@ fn acos_hard_case_is_correctly_rounded() {
     let x = f32::from_bits(0x3288_85a3);
     assert_eq!(m::acos(x).to_bits(), 0x3fc9_0fdb);
 }
+
+#[test]
+fn acosh_hard_case_is_correctly_rounded() {
+    // Found by the exhaustive check: acosh(0x6eb1a8ec) = log(2x) - tiny; mpmath at 300 bits puts
+    // it 1.3e-15 closer to 0x42845a89 than to 0x42845a88, which rounding the f64 acosh gave.
+    let x = f32::from_bits(0x6eb1_a8ec);
+    assert_eq!(m::acosh(x).to_bits(), 0x4284_5a89);
+}

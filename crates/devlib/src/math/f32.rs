@@ -39,6 +39,18 @@ pub fn acos(x: f32) -> f32 {
     }
 }
 
+/// Correctly rounded inverse hyperbolic cosine: the `f64` acosh (double-double inside, rounded
+/// to `f64`) rounded once, unless that value is ambiguous (see [`log`]); then the
+/// double-double value itself is rounded. Rounding twice misrounds two floats (found by the
+/// exhaustive check).
+pub fn acosh(x: f32) -> f32 {
+    let y = crate::math::f64::acosh(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => crate::math::rounding::dd_to_f32(crate::math::f64::acosh_dd(f64::from(x))),
+    }
+}
+
 /// Correctly rounded sine: the `f64` sin rounded once, unless that value is ambiguous (see
 /// [`log`]); then the double-double sin decides (every float argument).
 pub fn sin(x: f32) -> f32 {

@@ -36,16 +36,21 @@ pub fn acosh(x: f64) -> f64 {
     if x.is_infinite() {
         return x;
     }
+    acosh_dd(x).to_f64()
+}
+
+/// acosh(x) as a double-double, for finite x ≥ 1 (see [`acosh`]).
+pub(crate) fn acosh_dd(x: f64) -> Dd {
     if x > 2.7e8 {
         // log(2x) - 1/(4x²), the latter below 2^-58 relative.
-        return log_dd(x).add(exp_log::ln2()).to_f64();
+        return log_dd(x).add(exp_log::ln2());
     }
     let root = dd::two_prod(x, x).add_f64(-1.0).sqrt();
     if x < 2.0 {
-        log1p_dd(root.add_f64(x - 1.0)).to_f64() // x - 1 exact
+        log1p_dd(root.add_f64(x - 1.0)) // x - 1 exact
     } else {
         let w = root.add_f64(x);
-        log_dd(w.hi).add_f64(w.lo / w.hi).to_f64()
+        log_dd(w.hi).add_f64(w.lo / w.hi)
     }
 }
 /// acos(x) / π; 002: acospi(1) = +0, NaN for |x| > 1.
