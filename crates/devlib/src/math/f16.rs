@@ -11,7 +11,11 @@ crate::math::narrow_unary!(f16; cos, log, sin);
 /// erfc: the `libm` erfc rounded once where clearly away from a half midpoint, otherwise the
 /// 1-ulp double-double erfc rounded once (see `f32::erfc`).
 pub fn erfc(x: f16) -> f16 {
-    crate::math::rounding::fast_then_accurate_f16(x.to_f64(), libm::erfc, crate::math::f64::erfc)
+    crate::math::rounding::fast_then_accurate_f16(
+        x.to_f64(),
+        libm::erfc,
+        crate::math::erfc::erfc_accurate,
+    )
 }
 
 /// tgamma: as [`erfc`], with the `libm` tgamma and the double-double one.
@@ -19,7 +23,7 @@ pub fn tgamma(x: f16) -> f16 {
     crate::math::rounding::fast_then_accurate_f16(
         x.to_f64(),
         libm::tgamma,
-        crate::math::f64::tgamma,
+        crate::math::gamma::tgamma_accurate,
     )
 }
 

@@ -66,12 +66,20 @@ pub fn cos_in_f64(x: f64) -> f64 {
 /// clearly away from a float midpoint (all but about 2^-16 of the results); otherwise, and
 /// for subnormal or overflowing results, the 1-ulp double-double erfc rounded once.
 pub fn erfc(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::erfc, crate::math::f64::erfc)
+    crate::math::rounding::fast_then_accurate(
+        f64::from(x),
+        libm::erfc,
+        crate::math::erfc::erfc_accurate,
+    )
 }
 
 /// tgamma: as [`erfc`], with the `libm` (musl) tgamma and the double-double one.
 pub fn tgamma(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::tgamma, crate::math::f64::tgamma)
+    crate::math::rounding::fast_then_accurate(
+        f64::from(x),
+        libm::tgamma,
+        crate::math::gamma::tgamma_accurate,
+    )
 }
 
 /// Correctly rounded fused multiply-add.
