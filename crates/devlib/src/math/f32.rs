@@ -82,6 +82,19 @@ pub fn tgamma(x: f32) -> f32 {
     )
 }
 
+/// Correctly rounded 10^x: the `libm` (musl) exp10, a few `f64` ulps off, rounded once where
+/// clearly away from a float midpoint (see [`erfc`]); otherwise the 1-ulp double-double exp10
+/// rounded once.
+pub fn exp10(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::exp10, crate::math::f64::exp10)
+}
+
+/// Correctly rounded asinh: as [`exp10`], with the `libm` (msun) asinh and the double-double
+/// one.
+pub fn asinh(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::asinh, crate::math::f64::asinh)
+}
+
 /// Correctly rounded fused multiply-add.
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     libm::fmaf(a, b, c)

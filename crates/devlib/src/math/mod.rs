@@ -216,8 +216,8 @@ pub(crate) use narrow_binary;
 macro_rules! narrow_functions {
     ($t:ty) => {
         $crate::math::narrow_unary!($t;
-            acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
-            cospi, erf, exp, exp2, exp10, expm1, floor, log2, log10, log1p,
+            acos, acosh, acospi, asin, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
+            cospi, erf, exp, exp2, expm1, floor, log2, log10, log1p,
             rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, trunc,
         );
         $crate::math::narrow_binary!($t;
