@@ -6,7 +6,7 @@ use half::f16;
 crate::math::dispatch_tables!(f16; unary: []; binary: []);
 crate::math::per_type_functions!(f16, u16);
 crate::math::narrow_functions!(f16);
-crate::math::narrow_unary!(f16; asinh, exp10);
+crate::math::narrow_unary!(f16; asinh, exp10, tan);
 crate::math::narrow_unary!(f16; cos, log, sin);
 
 /// erfc: the `libm` erfc rounded once where clearly away from a half midpoint, otherwise the

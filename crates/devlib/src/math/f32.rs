@@ -57,6 +57,24 @@ pub fn sin_in_f64(x: f64) -> f64 {
     crate::math::trig_dd::sin_f64_for_float(x)
 }
 
+/// Correctly rounded tangent, as [`sin`]: the `f64` tan (arguments from 10^6 up reduced as
+/// for sin) rounded once unless ambiguous, then the double-double sin/cos quotient decides.
+pub fn tan(x: f32) -> f32 {
+    let y = tan_in_f64(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => match crate::math::trig_dd::tan_dd(f64::from(x)) {
+            Some(d) => crate::math::rounding::dd_to_f32(d),
+            None => y as f32,
+        },
+    }
+}
+
+/// The `f64` tangent that [`tan`] rounds, as [`sin_in_f64`] (within 2 `f64` ulps).
+pub fn tan_in_f64(x: f64) -> f64 {
+    crate::math::trig_dd::tan_f64_for_float(x)
+}
+
 /// The `f64` cosine that [`cos`] rounds, as [`sin_in_f64`].
 pub fn cos_in_f64(x: f64) -> f64 {
     crate::math::trig_dd::cos_f64_for_float(x)

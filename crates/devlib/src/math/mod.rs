@@ -218,7 +218,7 @@ macro_rules! narrow_functions {
         $crate::math::narrow_unary!($t;
             acos, acosh, acospi, asin, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
             cospi, erf, exp, exp2, expm1, floor, log2, log10, log1p,
-            rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, trunc,
+            rint, round, rsqrt, sinh, sinpi, sqrt, tanh, tanpi, trunc,
         );
         $crate::math::narrow_binary!($t;
             atan2, atan2pi, fdim, fmod, hypot, pow, powr, remainder,

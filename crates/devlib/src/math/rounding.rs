@@ -201,12 +201,12 @@ mod tests {
 }
 
 /// lgamma_r(x) for -190 < x ≤ -2^-10 by the `libm` (msun) lgamma_r, `log(π / |x sin πx|) -
-/// lgamma(-x)`, when its result `y` is correctly rounded to `F` by [`narrow_if_clear`]:
-/// only where the error of the terms (a few of their `f64` ulps) stays far below the margin,
-/// i.e. |y| ≥ B/64 with B ≥ |lgamma(-x)| + 0.2 (B = |x| log₂-bound · ln 2 · |x| for |x| ≥ 1,
-/// the log bound alone below: Γ(t) ≤ 1/t on (0, 1)); the log term is at most |y| + B, so the
-/// error is at most a few ulps × 130 of y, below the 2^12 margin. Near lgamma's zeros (the
-/// cancellation) `None`, and the caller takes the `f64` lgamma.
+/// lgamma(-x)`, when its result `y` is correctly rounded to `F` by [`narrow_if_clear`], and
+/// only where no cancellation makes it inaccurate: with B ≥ |lgamma(-x)| + 0.2 (B = |x|·L for
+/// |x| ≥ 1 and L below, L = (|ilogb x| + 1)·ln 2 ≥ |ln|x||; Γ(t) ≤ 1/t on (0, 1)), the log
+/// term is at most |y| + B, so with |y| ≥ B/64 the terms' errors (a few of their `f64` ulps)
+/// are at most about 130 × a few ulps of y, far below the 2^12-ulp margin. Near lgamma's
+/// zeros `None`: the caller takes the `f64` lgamma.
 pub(crate) fn lgamma_negative_fast<F: crate::float::Float>(x: f64) -> Option<(F, i32)> {
     let (y, sign) = libm::lgamma_r(x);
     if sign == 0 || !y.is_finite() {
