@@ -71,6 +71,12 @@ fn main() {
     row("sin", time(&x32, s::sin), Some(time(&x32, f32::sin)));
     row("cos", time(&x32, s::cos), Some(time(&x32, f32::cos)));
     row("tan", time(&x32, s::tan), Some(time(&x32, f32::tan)));
+    let huge32: Vec<f32> = x32.iter().map(|&x| x * 1.0e7).collect();
+    row(
+        "tan 1e7..1e8",
+        time(&huge32, s::tan),
+        Some(time(&huge32, f32::tan)),
+    );
     row("exp", time(&x32, s::exp), Some(time(&x32, f32::exp)));
     row("exp2", time(&x32, s::exp2), Some(time(&x32, f32::exp2)));
     row(
