@@ -174,7 +174,7 @@ fn horner(c: &[f64], v: f64) -> f64 {
 /// with its remainder: within about 2^-55 relative in all (msun's approximation: 2^-61.5),
 /// a quarter of an ulp.
 #[inline(always)]
-fn tail_fast(x: f64) -> (f64, i32) {
+fn tail_fast(x: f64) -> (Dd, i32) {
     let x2 = dd::two_prod(x, x);
     let s = 1.0 / x2.hi;
     let ratio = if x < 1.0 / 0.35 {
@@ -188,7 +188,29 @@ fn tail_fast(x: f64) -> (f64, i32) {
     // m / x: the quotient, then the remainder m - q·x (exact with the fma) over x.
     let q = m.hi / x;
     let rem = (-q).mul_add(x, m.hi) + m.lo;
-    (q + rem / x, k)
+    (dd::fast_two_sum(q, rem / x), k)
+}
+
+/// `m × 2^k` (m positive, `m.lo` below half an ulp of `m.hi`) rounded once: `m.hi` scaled,
+/// exact unless the result is subnormal (erfc beyond 26.5); there the first rounding is
+/// corrected by the residual `m - result·2^-k` (exact differences), so that the subnormal result
+/// is not rounded twice (which reaches a whole ulp).
+#[inline(always)]
+fn scale_once(m: Dd, k: i32) -> f64 {
+    let r = libm::scalbn(m.hi, k);
+    if r >= f64::MIN_POSITIVE {
+        return r;
+    }
+    let residual = (m.hi - libm::scalbn(r, -k)) + m.lo;
+    // Half the subnormal spacing 2^-1074, in m's scale.
+    let half = libm::scalbn(1.0, -1075 - k);
+    if residual > half {
+        f64::from_bits(r.to_bits() + 1)
+    } else if residual < -half && r > 0.0 {
+        f64::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
 }
 
 dd::fma_dispatch! {
@@ -247,10 +269,10 @@ fn erfc_body<const FAST: bool>(x: f64) -> f64 {
     } else if FAST && ax < 28.0 && (x < 0.0 || ax >= 1.0 / 0.35) {
         let (m, k) = tail_fast(ax);
         if x > 0.0 {
-            return libm::scalbn(m, k); // exact scaling unless subnormal (x > 26.5)
+            return scale_once(m, k);
         }
         // 2 - erfc(|x|) with erfc(|x|) ≤ erfc(1.25) < 0.08: its error weighs 1/25 here.
-        return 2.0 - libm::scalbn(m, k);
+        return 2.0 - libm::scalbn(m.hi, k);
     } else if ax < 28.0 {
         let (m, k) = tail::<FAST>(ax);
         if x > 0.0 {
