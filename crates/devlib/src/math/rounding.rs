@@ -135,6 +135,28 @@ pub(crate) fn dd_to_f32(d: Dd) -> f32 {
     f
 }
 
+/// lgamma_r(x) for -190 < x ≤ -2^-10 by the `libm` (msun) lgamma_r, `log(π / |x sin πx|) -
+/// lgamma(-x)`, when its result `y` is correctly rounded to `F` by [`narrow_if_clear`], and
+/// only where no cancellation makes it inaccurate: with B ≥ |lgamma(-x)| + 0.2 (B = |x|·L for
+/// |x| ≥ 1 and L below, L = (|ilogb x| + 1)·ln 2 ≥ |ln|x||; Γ(t) ≤ 1/t on (0, 1)), the log
+/// term is at most |y| + B, so with |y| ≥ B/64 the terms' errors (a few of their `f64` ulps)
+/// are at most about 130 × a few ulps of y, far below the 2^12-ulp margin. Near lgamma's
+/// zeros `None`: the caller takes the `f64` lgamma.
+pub(crate) fn lgamma_negative_fast<F: crate::float::Float>(x: f64) -> Option<(F, i32)> {
+    let (y, sign) = libm::lgamma_r(x);
+    if sign == 0 || !y.is_finite() {
+        return None;
+    }
+    let ax = -x;
+    // |ln ax| ≤ (|ilogb(ax)| + 1) ln 2.
+    let log_bound = f64::from(libm::ilogb(ax).unsigned_abs() + 1) * core::f64::consts::LN_2;
+    let bound = if ax >= 1.0 { ax * log_bound } else { log_bound } + 0.2;
+    if 64.0 * y.abs() < bound {
+        return None;
+    }
+    narrow_if_clear::<F>(y).map(|v| (v, sign))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,26 +220,4 @@ mod tests {
         let above = |_x: f64| 1.0 + 2f64.powi(-11) + 2f64.powi(-52);
         assert_eq!(fast_then_accurate_f16(0.0, near, above), up);
     }
-}
-
-/// lgamma_r(x) for -190 < x ≤ -2^-10 by the `libm` (msun) lgamma_r, `log(π / |x sin πx|) -
-/// lgamma(-x)`, when its result `y` is correctly rounded to `F` by [`narrow_if_clear`], and
-/// only where no cancellation makes it inaccurate: with B ≥ |lgamma(-x)| + 0.2 (B = |x|·L for
-/// |x| ≥ 1 and L below, L = (|ilogb x| + 1)·ln 2 ≥ |ln|x||; Γ(t) ≤ 1/t on (0, 1)), the log
-/// term is at most |y| + B, so with |y| ≥ B/64 the terms' errors (a few of their `f64` ulps)
-/// are at most about 130 × a few ulps of y, far below the 2^12-ulp margin. Near lgamma's
-/// zeros `None`: the caller takes the `f64` lgamma.
-pub(crate) fn lgamma_negative_fast<F: crate::float::Float>(x: f64) -> Option<(F, i32)> {
-    let (y, sign) = libm::lgamma_r(x);
-    if sign == 0 || !y.is_finite() {
-        return None;
-    }
-    let ax = -x;
-    // |ln ax| ≤ (|ilogb(ax)| + 1) ln 2.
-    let log_bound = f64::from(libm::ilogb(ax).unsigned_abs() + 1) * core::f64::consts::LN_2;
-    let bound = if ax >= 1.0 { ax * log_bound } else { log_bound } + 0.2;
-    if 64.0 * y.abs() < bound {
-        return None;
-    }
-    narrow_if_clear::<F>(y).map(|v| (v, sign))
 }
