@@ -71,9 +71,20 @@ fn main() {
     row("sin", time(&x32, s::sin), Some(time(&x32, f32::sin)));
     row("cos", time(&x32, s::cos), Some(time(&x32, f32::cos)));
     row("tan", time(&x32, s::tan), Some(time(&x32, f32::tan)));
+    let huge32: Vec<f32> = x32.iter().map(|&x| x * 1.0e7).collect();
+    row(
+        "tan 1e7..1e8",
+        time(&huge32, s::tan),
+        Some(time(&huge32, f32::tan)),
+    );
     row("exp", time(&x32, s::exp), Some(time(&x32, f32::exp)));
     row("exp2", time(&x32, s::exp2), Some(time(&x32, f32::exp2)));
-    row("exp10", time(&x32, s::exp10), None);
+    row(
+        "exp10",
+        time(&x32, s::exp10),
+        Some(time(&x32, libm::exp10f)),
+    );
+    row("asinh", time(&x32, s::asinh), Some(time(&x32, f32::asinh)));
     row("log", time(&pos32, s::log), Some(time(&pos32, f32::ln)));
     row("log2", time(&pos32, s::log2), Some(time(&pos32, f32::log2)));
     row("sqrt", time(&pos32, s::sqrt), Some(time(&pos32, f32::sqrt)));
@@ -104,6 +115,12 @@ fn main() {
         "tgamma libm",
         time(&x32, s::tgamma),
         Some(time(&x32, libm::tgammaf)),
+    );
+    let neg32: Vec<f32> = x32.iter().map(|&x| -x.abs() - 0.01).collect();
+    row(
+        "lgamma<0 libm",
+        time(&neg32, s::lgamma),
+        Some(time(&neg32, libm::lgammaf)),
     );
     row(
         "erfc libm",

@@ -1,13 +1,13 @@
-//! The proof run of devlib's correctly rounded `float` log, sin and cos, much cheaper than an
+//! The proof run of devlib's correctly rounded `float` log, sin, cos and tan, much cheaper than an
 //! exhaustive MPFR run: for every argument in a range of bit patterns, the `f64` function
-//! (within 1 `f64` ulp for log, 2 for sin and cos) is evaluated; where it lies farther than 4 `f64` ulps from a midpoint
+//! (within 1 `f64` ulp for log, 2 for sin, cos and tan) is evaluated; where it lies farther than 4 `f64` ulps from a midpoint
 //! between two floats, its rounding is the correctly rounded float (devlib returns exactly
 //! that); where it lies closer (the ambiguous arguments, which devlib sends to its
 //! double-double path), devlib's float result is compared with MPFR's correctly rounded value.
 //!
 //! `cargo run --release -p mathcheck --example ambiguous -- FUNC [FIRST_BITS LAST_BITS]
-//! [THREADS]` (FUNC: log, sin or cos; bits in hex; default all positive floats, which covers
-//! sin and cos by their exact symmetry in devlib and in MPFR, of which one argument in 61 is
+//! [THREADS]` (FUNC: log, sin, cos or tan; bits in hex; default all positive floats, which covers
+//! sin, cos and tan by their exact symmetry in devlib and in MPFR, of which one argument in 61 is
 //! checked, and log's whole domain).
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,8 +41,9 @@ fn main() -> std::process::ExitCode {
         "log" => (devlib::math::f64::log, devlib::math::f32::log),
         "sin" => (devlib::math::f32::sin_in_f64, devlib::math::f32::sin),
         "cos" => (devlib::math::f32::cos_in_f64, devlib::math::f32::cos),
+        "tan" => (devlib::math::f32::tan_in_f64, devlib::math::f32::tan),
         other => {
-            eprintln!("unknown function `{other}` (log, sin or cos)");
+            eprintln!("unknown function `{other}` (log, sin, cos or tan)");
             return std::process::ExitCode::FAILURE;
         }
     };
@@ -63,7 +64,7 @@ fn main() -> std::process::ExitCode {
                     if bits % 61 == 0 && name != "log" {
                         // A sample of the symmetry the positive range relies on.
                         let y_neg = wide(-f64::from(x));
-                        let mirrored = if name == "sin" { -y } else { y };
+                        let mirrored = if name == "cos" { y } else { -y };
                         if y_neg.to_bits() != mirrored.to_bits() && !y.is_nan() {
                             asymmetric.fetch_add(1, Ordering::Relaxed);
                         }

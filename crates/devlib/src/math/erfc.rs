@@ -7,7 +7,7 @@
 #![allow(clippy::excessive_precision)]
 
 use super::dd::{self, Dd};
-use super::exp_log::exp_dd;
+use super::exp_log::{exp_dd, exp_fast};
 
 /// erx = erfc(1) rounded to 28 bits, so that 1 - erx is exact.
 const ERX: f64 = 8.45062911510467529297e-01;
@@ -147,7 +147,7 @@ fn poly1(c: &[f64], p: Powers) -> Dd {
 
 /// erfc(x) for 0 ≤ x < 28 (x ≥ 1.25) as m × 2^k; e^(-x² - 0.5625 + R/S) / x.
 #[inline(always)]
-fn tail(x: f64) -> (Dd, i32) {
+fn tail<const FAST: bool>(x: f64) -> (Dd, i32) {
     let x2 = dd::two_prod(x, x);
     let s = Powers::new(Dd::from_f64(1.0).div(x2));
     let ratio = if x < 1.0 / 0.35 {
@@ -155,17 +155,78 @@ fn tail(x: f64) -> (Dd, i32) {
     } else {
         poly(&RB, s).div(poly1(&SB, s))
     };
-    let (m, k) = exp_dd(ratio.sub(x2).add_f64(-0.5625));
+    let a = ratio.sub(x2).add_f64(-0.5625);
+    let (m, k) = if FAST { exp_fast(a) } else { exp_dd(a) };
     (m.div(Dd::from_f64(x)), k)
+}
+
+/// Σ c_i v^i in plain `f64` by Horner's scheme with fused multiply-adds (`c` from the constant
+/// term up).
+#[inline(always)]
+fn horner(c: &[f64], v: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &ci| acc.mul_add(v, ci))
+}
+
+/// erfc(x) as m × 2^k for 1/0.35 ≤ x < 28, and for 1.25 ≤ x < 1/0.35 where the result is
+/// subtracted from 2 (negative arguments, error scaled down by 26): R/S in plain `f64`
+/// (|R/S| ≤ 0.064 there, its sensitivity s·d(R/S)/ds to s = 1/x² ≤ 0.048: together about
+/// 2^-55.5 of error), x² exact, the exponential by [`exp_fast`] (2^-60) and the division by x
+/// with its remainder: within about 2^-55 relative in all (msun's approximation: 2^-61.5),
+/// a quarter of an ulp.
+#[inline(always)]
+fn tail_fast(x: f64) -> (Dd, i32) {
+    let x2 = dd::two_prod(x, x);
+    let s = 1.0 / x2.hi;
+    let ratio = if x < 1.0 / 0.35 {
+        horner(&RA, s) / horner(&SA, s).mul_add(s, 1.0)
+    } else {
+        horner(&RB, s) / horner(&SB, s).mul_add(s, 1.0)
+    };
+    // -x² - 0.5625 + R/S as a double-double (x²'s low part and R/S below its ulp's reach).
+    let a = dd::two_sum(-x2.hi, -0.5625).add_f64(ratio - x2.lo);
+    let (m, k) = exp_fast(a);
+    // m / x: the quotient, then the remainder m - q·x (exact with the fma) over x.
+    let q = m.hi / x;
+    let rem = (-q).mul_add(x, m.hi) + m.lo;
+    (dd::fast_two_sum(q, rem / x), k)
+}
+
+/// `m × 2^k` (m positive, `m.lo` below half an ulp of `m.hi`) rounded once: `m.hi` scaled,
+/// exact unless the result is subnormal (erfc beyond 26.5); there the first rounding is
+/// corrected by the residual `m - result·2^-k` (exact differences), so that the subnormal result
+/// is not rounded twice (which reaches a whole ulp).
+#[inline(always)]
+fn scale_once(m: Dd, k: i32) -> f64 {
+    let r = libm::scalbn(m.hi, k);
+    if r >= f64::MIN_POSITIVE {
+        return r;
+    }
+    let residual = (m.hi - libm::scalbn(r, -k)) + m.lo;
+    // Half the subnormal spacing 2^-1074, in m's scale.
+    let half = libm::scalbn(1.0, -1075 - k);
+    if residual > half {
+        f64::from_bits(r.to_bits() + 1)
+    } else if residual < -half && r > 0.0 {
+        f64::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
 }
 
 dd::fma_dispatch! {
     /// erfc(x) with C99 F.9.5.2: erfc(-∞) = 2, erfc(+∞) = +0.
-    pub(crate) fn erfc(x: f64) -> f64 = erfc_body
+    pub(crate) fn erfc(x: f64) -> f64 = erfc_body::<true>
+}
+
+dd::fma_dispatch! {
+    /// erfc(x) as [`erfc`] with every region in double-double and the double-double exp
+    /// (about 2^-70 before the last rounding): the fallback of the correctly rounded `float`
+    /// and `half` erfc, whose correctness the proof runs established with it.
+    pub(crate) fn erfc_accurate(x: f64) -> f64 = erfc_body::<false>
 }
 
 #[inline(always)]
-fn erfc_body(x: f64) -> f64 {
+fn erfc_body<const FAST: bool>(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
@@ -173,6 +234,14 @@ fn erfc_body(x: f64) -> f64 {
     if ax < 0.84375 {
         if ax < 1.4e-17 {
             return 1.0 - x;
+        }
+        if FAST && x < 0.5 {
+            // erfc(x) ≥ 0.47: x·y (|x·y| ≤ 0.021 for 0 < x < 0.5, or added to a result
+            // above 1 for x < 0) in plain `f64`, a few of its ulps off, weighs below 0.15 ulp.
+            let z = x * x;
+            let y = horner(&PP, z) / horner(&QQ, z).mul_add(z, 1.0);
+            let one_minus_x = dd::two_sum(1.0, -x);
+            return one_minus_x.hi + x.mul_add(-y, one_minus_x.lo);
         }
         let z = Powers::new(dd::two_prod(x, x));
         let y = poly(&PP, z).div(poly1(&QQ, z));
@@ -184,6 +253,12 @@ fn erfc_body(x: f64) -> f64 {
         // spacing 2^-52 of the doubles under 2: the result rounds to 2.
         return 2.0;
     }
+    if FAST && x < 0.0 && ax < 1.25 {
+        // erfc(x) = 1 + erx + P/Q above 1.8, |P/Q| < 0.08 in plain `f64` (a few of its ulps).
+        let s = ax - 1.0; // exact
+        let ratio = horner(&PA, s) / horner(&QA, s).mul_add(s, 1.0);
+        return (1.0 + ERX) + ratio;
+    }
     let positive = if ax < 1.25 {
         let s = Powers::new(Dd::from_f64(ax - 1.0)); // ax - 1 is exact
         let r = Dd::from_f64(1.0 - ERX).sub(poly(&PA, s).div(poly1(&QA, s)));
@@ -191,8 +266,15 @@ fn erfc_body(x: f64) -> f64 {
             return r.to_f64();
         }
         r
+    } else if FAST && ax < 28.0 && (x < 0.0 || ax >= 1.0 / 0.35) {
+        let (m, k) = tail_fast(ax);
+        if x > 0.0 {
+            return scale_once(m, k);
+        }
+        // 2 - erfc(|x|) with erfc(|x|) ≤ erfc(1.25) < 0.08: its error weighs 1/25 here.
+        return 2.0 - libm::scalbn(m.hi, k);
     } else if ax < 28.0 {
-        let (m, k) = tail(ax);
+        let (m, k) = tail::<FAST>(ax);
         if x > 0.0 {
             // One rounding to 53 bits, then exact scaling (twice rounded only when subnormal).
             return libm::scalbn(m.to_f64(), k);

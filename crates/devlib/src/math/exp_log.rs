@@ -136,6 +136,32 @@ pub(crate) fn exp_dd(a: Dd) -> (Dd, i32) {
     (t.add(t.mul(expm1_small(r))), k)
 }
 
+/// exp(a) = m × 2^k as [`exp_dd`] but with plain `f64` arithmetic past the reduction: relative
+/// error about 2^-60 (the reduced argument and `expm1(r)` rounded once each, below 2^-61 of
+/// the result), for results that round once to `f64` after a few more steps of similar
+/// accuracy (erfc's tail, tgamma). `a.hi` in [-1100, 1100], `|a.lo| ≤ 2^-40`.
+#[inline(always)]
+pub(crate) fn exp_fast(a: Dd) -> (Dd, i32) {
+    let n = dd::round_to_int(a.hi * INV_LN2_64);
+    // a.hi - n·LN2_64_1 is exact (as in `reduce`); the rest below 2^-20 in magnitude.
+    let r_hi = a.hi - n * LN2_64_1;
+    let r_lo = n.mul_add(-LN2_64_2, a.lo) - n * LN2_64_3;
+    let r = dd::two_sum(r_hi, r_lo);
+    let h = r.hi;
+    // expm1(r) - r = r²/2 + r³/6 + …, |r| ≤ 0.0055: at most 1.6e-5, rounded once.
+    let p = h
+        * h
+        * (0.5
+            + h * (1.0 / 6.0
+                + h * (1.0 / 24.0 + h * (1.0 / 120.0 + h * (1.0 / 720.0 + h / 5040.0)))));
+    let q = h + (r.lo + p);
+    let ni = n as i32;
+    let (j, k) = (ni.rem_euclid(64), ni.div_euclid(64));
+    let (t_hi, t_lo) = EXP2_TABLE[j as usize];
+    // 2^(j/64)·(1 + q) = t_hi + (t_hi·q + t_lo·(1 + q)); t_lo·q is below 2^-60 relative.
+    (dd::fast_two_sum(t_hi, t_hi.mul_add(q, t_lo)), k)
+}
+
 /// expm1(a) as a double-double; `a.hi` ≤ 700. Relative error about 2^-70 (the table's
 /// absolute error against a result above 0.005, or the small series' relative error).
 pub(crate) fn expm1_dd(a: Dd) -> Dd {

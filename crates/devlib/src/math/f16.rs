@@ -6,12 +6,17 @@ use half::f16;
 crate::math::dispatch_tables!(f16; unary: []; binary: []);
 crate::math::per_type_functions!(f16, u16);
 crate::math::narrow_functions!(f16);
+crate::math::narrow_unary!(f16; asinh, exp10, tan);
 crate::math::narrow_unary!(f16; acos, acosh, cos, log, sin);
 
 /// erfc: the `libm` erfc rounded once where clearly away from a half midpoint, otherwise the
 /// 1-ulp double-double erfc rounded once (see `f32::erfc`).
 pub fn erfc(x: f16) -> f16 {
-    crate::math::rounding::fast_then_accurate_f16(x.to_f64(), libm::erfc, crate::math::f64::erfc)
+    crate::math::rounding::fast_then_accurate_f16(
+        x.to_f64(),
+        libm::erfc,
+        crate::math::erfc::erfc_accurate,
+    )
 }
 
 /// tgamma: as [`erfc`], with the `libm` tgamma and the double-double one.
@@ -19,7 +24,7 @@ pub fn tgamma(x: f16) -> f16 {
     crate::math::rounding::fast_then_accurate_f16(
         x.to_f64(),
         libm::tgamma,
-        crate::math::f64::tgamma,
+        crate::math::gamma::tgamma_accurate,
     )
 }
 

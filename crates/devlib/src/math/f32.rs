@@ -83,6 +83,24 @@ pub fn sin_in_f64(x: f64) -> f64 {
     crate::math::trig_dd::sin_f64_for_float(x)
 }
 
+/// Correctly rounded tangent, as [`sin`]: the `f64` tan (arguments from 10^6 up reduced as
+/// for sin) rounded once unless ambiguous, then the double-double sin/cos quotient decides.
+pub fn tan(x: f32) -> f32 {
+    let y = tan_in_f64(f64::from(x));
+    match crate::math::rounding::f64_to_f32_if_unambiguous(y) {
+        Some(r) => r,
+        None => match crate::math::trig_dd::tan_dd(f64::from(x)) {
+            Some(d) => crate::math::rounding::dd_to_f32(d),
+            None => y as f32,
+        },
+    }
+}
+
+/// The `f64` tangent that [`tan`] rounds, as [`sin_in_f64`] (within 2 `f64` ulps).
+pub fn tan_in_f64(x: f64) -> f64 {
+    crate::math::trig_dd::tan_f64_for_float(x)
+}
+
 /// The `f64` cosine that [`cos`] rounds, as [`sin_in_f64`].
 pub fn cos_in_f64(x: f64) -> f64 {
     crate::math::trig_dd::cos_f64_for_float(x)
@@ -92,12 +110,33 @@ pub fn cos_in_f64(x: f64) -> f64 {
 /// clearly away from a float midpoint (all but about 2^-16 of the results); otherwise, and
 /// for subnormal or overflowing results, the 1-ulp double-double erfc rounded once.
 pub fn erfc(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::erfc, crate::math::f64::erfc)
+    crate::math::rounding::fast_then_accurate(
+        f64::from(x),
+        libm::erfc,
+        crate::math::erfc::erfc_accurate,
+    )
 }
 
 /// tgamma: as [`erfc`], with the `libm` (musl) tgamma and the double-double one.
 pub fn tgamma(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::tgamma, crate::math::f64::tgamma)
+    crate::math::rounding::fast_then_accurate(
+        f64::from(x),
+        libm::tgamma,
+        crate::math::gamma::tgamma_accurate,
+    )
+}
+
+/// Correctly rounded 10^x: the `libm` (musl) exp10, a few `f64` ulps off, rounded once where
+/// clearly away from a float midpoint (see [`erfc`]); otherwise the 1-ulp double-double exp10
+/// rounded once.
+pub fn exp10(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::exp10, crate::math::f64::exp10)
+}
+
+/// Correctly rounded asinh: as [`exp10`], with the `libm` (msun) asinh and the double-double
+/// one.
+pub fn asinh(x: f32) -> f32 {
+    crate::math::rounding::fast_then_accurate(f64::from(x), libm::asinh, crate::math::f64::asinh)
 }
 
 /// Correctly rounded fused multiply-add.

@@ -216,9 +216,9 @@ pub(crate) use narrow_binary;
 macro_rules! narrow_functions {
     ($t:ty) => {
         $crate::math::narrow_unary!($t;
-            acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
-            cospi, erf, exp, exp2, exp10, expm1, floor, log2, log10, log1p,
-            rint, round, rsqrt, sinh, sinpi, sqrt, tan, tanh, tanpi, trunc,
+            acospi, asin, asinpi, atan, atanh, atanpi, cbrt, ceil, cosh,
+            cospi, erf, exp, exp2, expm1, floor, log2, log10, log1p,
+            rint, round, rsqrt, sinh, sinpi, sqrt, tanh, tanpi, trunc,
         );
         $crate::math::narrow_binary!($t;
             atan2, atan2pi, fdim, fmod, hypot, pow, powr, remainder,
@@ -237,8 +237,9 @@ macro_rules! narrow_functions {
         /// Returns `(lgamma(x), sign of gamma(x))`; the sign is 0 for zero or a negative integer.
         /// For x > 0, the `libm` (msun) lgamma, within a few `f64` ulps there, rounded once
         /// where clearly away from a rounding boundary, otherwise the 1-ulp `f64` lgamma
-        /// (`rounding::fast_then_accurate_narrow`); for x ≤ 0 always the `f64` lgamma (msun's
-        /// reflection formula has no error bound near lgamma's zeros).
+        /// (`rounding::fast_then_accurate_narrow`); for -190 < x ≤ -2^-10 msun's reflection
+        /// formula where the result is not much smaller than its terms, under the same test
+        /// (`rounding::lgamma_negative_fast`), otherwise the `f64` lgamma.
         pub fn lgamma_r(x: $t) -> ($t, i32) {
             let w = $crate::float::Float::to_f64(x);
             if w > 0.0 && w.is_finite() {
@@ -248,6 +249,11 @@ macro_rules! narrow_functions {
                     $crate::math::f64::lgamma,
                 );
                 return (v, 1);
+            }
+            if w < 0.0 && w > -190.0 && w <= -1.0 / 1024.0 {
+                if let Some(v) = $crate::math::rounding::lgamma_negative_fast::<$t>(w) {
+                    return v;
+                }
             }
             let (v, s) = $crate::math::f64::lgamma_r(w);
             (<$t as $crate::float::Float>::from_f64(v), s)

@@ -64,15 +64,21 @@ pub(crate) fn fast_then_accurate_narrow<F: crate::float::Float>(
     fast: fn(f64) -> f64,
     accurate: fn(f64) -> f64,
 ) -> F {
+    narrow_if_clear::<F>(fast(x)).unwrap_or_else(|| F::from_f64(accurate(x)))
+}
+
+/// `y` (a value within a few `f64` ulps of the exact result) rounded to `F` when that is
+/// certainly the correct rounding of the exact value (clear of every rounding boundary by
+/// [`LIBM_MARGIN_F64_ULPS`]); `None` otherwise and for zero, ∞ and NaN.
+pub(crate) fn narrow_if_clear<F: crate::float::Float>(y: f64) -> Option<F> {
     let dropped = 52 - F::mant_mask().count_ones();
-    let y = fast(x);
     let r = F::from_f64(y);
     let e = r.to_bits_u64() & F::exp_mask();
     let normal = e != 0 && e != F::exp_mask();
     if normal && y.is_normal() && clear_of_midpoint(y, dropped) {
-        return r;
+        return Some(r);
     }
-    round_if_clear::<F>(y).unwrap_or_else(|| F::from_f64(accurate(x)))
+    round_if_clear::<F>(y)
 }
 
 /// `y` (finite, nonzero) rounded to `F` when it is more than [`LIBM_MARGIN_F64_ULPS`] of its
@@ -127,6 +133,28 @@ pub(crate) fn dd_to_f32(d: Dd) -> f32 {
         }
     }
     f
+}
+
+/// lgamma_r(x) for -190 < x ≤ -2^-10 by the `libm` (msun) lgamma_r, `log(π / |x sin πx|) -
+/// lgamma(-x)`, when its result `y` is correctly rounded to `F` by [`narrow_if_clear`], and
+/// only where no cancellation makes it inaccurate: with B ≥ |lgamma(-x)| + 0.2 (B = |x|·L for
+/// |x| ≥ 1 and L below, L = (|ilogb x| + 1)·ln 2 ≥ |ln|x||; Γ(t) ≤ 1/t on (0, 1)), the log
+/// term is at most |y| + B, so with |y| ≥ B/64 the terms' errors (a few of their `f64` ulps)
+/// are at most about 130 × a few ulps of y, far below the 2^12-ulp margin. Near lgamma's
+/// zeros `None`: the caller takes the `f64` lgamma.
+pub(crate) fn lgamma_negative_fast<F: crate::float::Float>(x: f64) -> Option<(F, i32)> {
+    let (y, sign) = libm::lgamma_r(x);
+    if sign == 0 || !y.is_finite() {
+        return None;
+    }
+    let ax = -x;
+    // |ln ax| ≤ (|ilogb(ax)| + 1) ln 2.
+    let log_bound = f64::from(libm::ilogb(ax).unsigned_abs() + 1) * core::f64::consts::LN_2;
+    let bound = if ax >= 1.0 { ax * log_bound } else { log_bound } + 0.2;
+    if 64.0 * y.abs() < bound {
+        return None;
+    }
+    narrow_if_clear::<F>(y).map(|v| (v, sign))
 }
 
 #[cfg(test)]

@@ -173,6 +173,32 @@ pub(crate) fn sin_f64_for_float(x: f64) -> f64 {
     }
 }
 
+/// tan(x) in `f64` (within 2 `f64` ulps) for the `float` tan, as [`sin_f64_for_float`]:
+/// tan(x) = tan(r) for even k, -1/tan(r) for odd k (`libm`'s kernel, both within 1 ulp; the
+/// relative error of r's high part, below 2^-53, changes either by at most 1 ulp more since
+/// |r| ≤ π/4 keeps d(log|tan r|)/dr · r ≤ 2).
+pub(crate) fn tan_f64_for_float(x: f64) -> f64 {
+    match (x.abs() >= REDUCTION_LIMIT)
+        .then(|| reduce_huge(x))
+        .flatten()
+    {
+        Some((k, r)) => {
+            let t = libm::tan(r.hi);
+            if k.rem_euclid(2) == 0 {
+                t
+            } else {
+                -1.0 / t
+            }
+        }
+        None => libm::tan(x),
+    }
+}
+
+/// tan(x) in double-double for |x| < 2^128 (sin/cos); `None` beyond.
+pub(crate) fn tan_dd(x: f64) -> Option<Dd> {
+    Some(sin_dd(x)?.div(cos_dd(x)?))
+}
+
 /// cos(x) in `f64` for the `float` cos, as [`sin_f64_for_float`].
 pub(crate) fn cos_f64_for_float(x: f64) -> f64 {
     match (x.abs() >= REDUCTION_LIMIT)
