@@ -38,6 +38,7 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
 pub(super) mod idle;
+pub(super) mod loop_proof;
 mod masked;
 pub(super) mod phase;
 mod phase_remat;
@@ -817,6 +818,7 @@ impl Translator<'_, '_> {
         let result = func.dfg.inst_result(inst);
         match data {
             InstData::Jump { dest } => {
+                self.loop_entry(inst, dest.block);
                 let (cb, args) = self.vblock_call(dest)?;
                 self.b.ins().jump(cb, &args);
                 return Ok(());
@@ -1078,13 +1080,20 @@ impl Translator<'_, '_> {
             .get(&ptr)
             .cloned()
             .ok_or("affine pointer undefined")?;
-        let off = self
-            .b
-            .ins()
-            .band_imm_s(af.base, self.layout.offset_mask() as i64);
-        let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
-        let len = if write { root.write_len } else { root.read_len };
-        let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+        // Proven for a whole counted loop (`loop_proof`): a direct address.
+        let (base, off, mut ok) = match self.loop_contiguous(inst, ptr, size, write) {
+            Some((ok, addr)) => (addr, self.b.ins().iconst(types::I64, 0), ok),
+            None => {
+                let off = self
+                    .b
+                    .ins()
+                    .band_imm_s(af.base, self.layout.offset_mask() as i64);
+                let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
+                let len = if write { root.write_len } else { root.read_len };
+                let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+                (root.base, off, ok)
+            }
+        };
         for g in af.guards {
             ok = self.b.ins().band(ok, g);
         }
@@ -1093,7 +1102,7 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(slow);
         let join = self.b.create_block();
         if lanes.len() == 1 && lanes[0].0 == types::F32 {
-            return self.contiguous_f32x4(inst, value, ok, root.base, off, [fast, slow, join]);
+            return self.contiguous_f32x4(inst, value, ok, base, off, [fast, slow, join]);
         }
         let mut results = Vec::new();
         if !write {
@@ -1112,7 +1121,7 @@ impl Translator<'_, '_> {
         }
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(root.base, off);
+        let addr = self.b.ins().iadd(base, off);
         let flags = MemFlagsData::new().with_notrap();
         let mut loaded = Vec::new();
         let mut at = 0i32;
