@@ -80,6 +80,12 @@ struct Form {
     coef: Option<ClValue>,
 }
 
+/// Whether the proofs are made (`OXCL_LOOP_PROOF=0` turns them off, for comparisons).
+fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OXCL_LOOP_PROOF").map_or(true, |v| v != "0"))
+}
+
 /// The counted loops of `func`.
 fn counted_loops(func: &Function) -> Loops {
     let blocks = &func.layout.blocks;
@@ -474,6 +480,9 @@ impl Translator<'_, '_> {
     /// At a jump (`jump`, to `dest`) into a counted loop from before it: the proofs of the
     /// loop's accesses (see the module's documentation), in the current block.
     pub(in crate::jit::compile) fn loop_entry(&mut self, jump: kir::Inst, dest: kir::Block) {
+        if !enabled() {
+            return;
+        }
         let loops = self.counted();
         let Some(body) = loops.body.get(&dest) else {
             return;
