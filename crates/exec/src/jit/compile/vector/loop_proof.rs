@@ -216,7 +216,7 @@ fn counted_header(
     }
     for &b in &body {
         for &(p, _) in preds.get(&b).into_iter().flatten() {
-            if !body.contains(&p) && !(p == header && b == then_dest.block) {
+            if !(body.contains(&p) || (p == header && b == then_dest.block)) {
                 return None;
             }
         }
