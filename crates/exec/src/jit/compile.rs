@@ -599,6 +599,7 @@ pub fn compile_function(
                 ptr_offsets: HashMap::new(),
                 vec: None,
                 phase: (row_mode && resumable).then(phase::PhaseLoop::placeholder),
+                loop_proof: Default::default(),
             };
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
@@ -899,6 +900,8 @@ struct Translator<'a, 'b> {
     ptr_offsets: HashMap<Value, ClValue>,
     /// Set when this is the kernel function split at its barriers compiled as a phase loop.
     phase: Option<phase::PhaseLoop>,
+    /// Accesses of counted loops proven for the whole loop (`vector::loop_proof`).
+    loop_proof: vector::loop_proof::LoopProofState,
 }
 
 /// The region a pointer value points into, known from how it was computed: pointer
@@ -1488,6 +1491,9 @@ impl Translator<'_, '_> {
         size: u64,
         write: bool,
     ) -> ClValue {
+        if let Some(addr) = self.loop_proven_address(inst, ptr_value, ptr, size, write) {
+            return addr;
+        }
         let bad = self.b.create_block();
         self.b.set_cold_block(bad);
         let root = self.root_entry(ptr_value);
@@ -2176,6 +2182,7 @@ impl Translator<'_, '_> {
                 }
             }
             InstData::Jump { dest } => {
+                self.loop_entry(inst, dest.block);
                 let (cb, args) = self.block_call(dest)?;
                 self.b.ins().jump(cb, &args);
             }

@@ -39,6 +39,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 
 mod dead_params;
 pub(super) mod idle;
+pub(super) mod loop_proof;
 mod masked;
 mod math;
 pub(super) mod phase;
@@ -852,6 +853,7 @@ impl Translator<'_, '_> {
         let result = func.dfg.inst_result(inst);
         match data {
             InstData::Jump { dest } => {
+                self.loop_entry(inst, dest.block);
                 let (cb, args) = self.vblock_call(dest)?;
                 self.b.ins().jump(cb, &args);
                 return Ok(());
@@ -1119,14 +1121,27 @@ impl Translator<'_, '_> {
             .get(&ptr)
             .cloned()
             .ok_or("affine pointer undefined")?;
-        let off = self
-            .b
-            .ins()
-            .band_imm_s(af.base, self.layout.offset_mask() as i64);
-        let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
-        let len = if write { root.write_len } else { root.read_len };
-        let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
-        if self.vs().ranged.contains(&inst) {
+        let ranged = self.vs().ranged.contains(&inst);
+        // Proven for a whole counted loop (`loop_proof`): a direct address.
+        let proven = if ranged {
+            None
+        } else {
+            self.loop_contiguous(inst, ptr, size, write)
+        };
+        let (base, off, mut ok) = match proven {
+            Some((ok, addr)) => (addr, self.b.ins().iconst(types::I64, 0), ok),
+            None => {
+                let off = self
+                    .b
+                    .ins()
+                    .band_imm_s(af.base, self.layout.offset_mask() as i64);
+                let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
+                let len = if write { root.write_len } else { root.read_len };
+                let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+                (root.base, off, ok)
+            }
+        };
+        if ranged {
             // In bounds with its guards for the whole row (`range_proof`).
             ok = self.b.ins().iconst(types::I8, 1);
         } else {
@@ -1139,7 +1154,7 @@ impl Translator<'_, '_> {
         self.b.set_cold_block(slow);
         let join = self.b.create_block();
         if lanes.len() == 1 && lanes[0].0 == types::F32 {
-            return self.contiguous_f32x4(inst, value, ok, root.base, off, [fast, slow, join]);
+            return self.contiguous_f32x4(inst, value, ok, base, off, [fast, slow, join]);
         }
         let mut results = Vec::new();
         if !write {
@@ -1158,7 +1173,7 @@ impl Translator<'_, '_> {
         }
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        let addr = self.b.ins().iadd(root.base, off);
+        let addr = self.b.ins().iadd(base, off);
         let flags = MemFlagsData::new().with_notrap();
         let mut loaded = Vec::new();
         let mut at = 0i32;
