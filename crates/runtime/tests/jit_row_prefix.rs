@@ -5,84 +5,9 @@
 //! against Rust references and the interpreter (bit-identical), errors reported for the same
 //! work-item as the interpreter. Also dead loop parameters (`vector::dead_params`).
 
-use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
+mod jit_harness;
 
-fn context() -> Context {
-    Context::new(
-        Platform::get()
-            .devices()
-            .into_iter()
-            .next()
-            .expect("an oxcl device"),
-    )
-}
-
-enum Arg {
-    Buf(Vec<u8>),
-    Val(Vec<u8>),
-}
-
-fn f32s(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn to_f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn i32v(x: i32) -> Arg {
-    Arg::Val(x.to_le_bytes().to_vec())
-}
-
-type Outcome = (Result<(), String>, Vec<Vec<u8>>);
-
-/// Runs `kernel` of `source` on `engine`; returns every buffer after the run, or the error.
-fn run(
-    engine: EngineKind,
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    global: &[usize],
-    local: &[usize],
-) -> Outcome {
-    let ctx = context();
-    let program = Program::from_source(&ctx, source, "row_proof.cl");
-    program
-        .build("")
-        .unwrap_or_else(|e| panic!("build: {e}\n{}", program.build_log()));
-    let k: Kernel = program.kernel(kernel).expect("kernel");
-    let mut bufs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        match a {
-            Arg::Buf(bytes) => {
-                let b = Buffer::from_slice(&ctx, MemFlags::default(), bytes).expect("buffer");
-                k.set_arg_buffer(i as u32, Some(&b)).expect("arg");
-                bufs.push(b);
-            }
-            Arg::Val(bytes) => k.set_arg_bytes(i as u32, bytes).expect("arg"),
-        }
-    }
-    let queue = Queue::new(&ctx).with_engine(engine).with_threads(1);
-    let r = queue
-        .nd_range(&k, &NdRange::new(global, Some(local), None))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-    (r, bufs.iter().map(Buffer::to_vec).collect())
-}
-
-/// Runs on the interpreter and the JIT: the statuses (error text included) and every buffer
-/// must be identical; returns the JIT's outcome.
-fn both(source: &str, kernel: &str, args: &[Arg], global: &[usize], local: &[usize]) -> Outcome {
-    let reference = run(EngineKind::Interpreter, source, kernel, args, global, local);
-    let jit = run(EngineKind::JitStrict, source, kernel, args, global, local);
-    assert_eq!(jit.0, reference.0, "{kernel}: status");
-    for (i, (r, j)) in reference.1.iter().zip(&jit.1).enumerate() {
-        assert!(r == j, "{kernel}: buffer {i} differs");
-    }
-    jit
-}
+use jit_harness::*;
 
 const STENCIL: &str =
     "__kernel void stencil(int n, __global const float *in, __global float *out) {
