@@ -92,6 +92,35 @@ impl Translator<'_, '_> {
         let cb = self.blocks[&entry];
         self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
         // latch(stop): work-item 0's stop is the row's; the first other stop is recorded.
+        let latch = self.phase_latch(ctx, i, first, 1, head);
+        self.row = Some(RowLoop { i, base, latch });
+        let placeholder = self.phase.take();
+        let (idle, skip) = placeholder.map(|p| (p.idle, p.skip)).unwrap_or_default();
+        self.phase = Some(PhaseLoop {
+            resume,
+            spill,
+            params: args,
+            words,
+            vec: None,
+            idle,
+            skip,
+        });
+        Ok(())
+    }
+
+    /// The latch of a phase loop, `latch(stop)`, for the iteration at `i` of `step` work-items:
+    /// work-item 0's stop is the row's (`first` carries it), the first other stop is recorded
+    /// in the context (divergence), idle rows leave (`idle_exit`), and the loop continues at
+    /// `head(i + step, row stop)`.
+    pub(super) fn phase_latch(
+        &mut self,
+        ctx: ClValue,
+        i: ClValue,
+        first: ClValue,
+        step: i64,
+        head: cranelift_codegen::ir::Block,
+    ) -> cranelift_codegen::ir::Block {
+        let fl = MemFlagsData::trusted();
         let latch = self.b.create_block();
         let stop = self.b.append_block_param(latch, types::I32);
         self.b.switch_to_block(latch);
@@ -115,23 +144,11 @@ impl Translator<'_, '_> {
         self.b.ins().jump(recorded, &[]);
         self.b.switch_to_block(recorded);
         let next = self.b.create_block();
-        self.idle_exit(i, 1, row_stop, next);
+        self.idle_exit(i, step, row_stop, next);
         self.b.switch_to_block(next);
-        let i_next = self.b.ins().iadd_imm_s(i, 1);
+        let i_next = self.b.ins().iadd_imm_s(i, step);
         self.b.ins().jump(head, &bargs(&[i_next, row_stop]));
-        self.row = Some(RowLoop { i, base, latch });
-        let placeholder = self.phase.take();
-        let (idle, skip) = placeholder.map(|p| (p.idle, p.skip)).unwrap_or_default();
-        self.phase = Some(PhaseLoop {
-            resume,
-            spill,
-            params: args,
-            words,
-            vec: None,
-            idle,
-            skip,
-        });
-        Ok(())
+        latch
     }
 
     /// u64 words each work-item has in the spill area: the most lanes any barrier keeps.

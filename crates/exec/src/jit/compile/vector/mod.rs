@@ -110,6 +110,33 @@ pub(super) struct VecState {
     ranged: Vec<kir::Inst>,
 }
 
+impl VecState {
+    /// The state of a loop about to be translated: `shapes` from the analysis, `masked` its
+    /// masked loops, `dead` the block parameters passed as uniform zeros; nothing else known yet.
+    fn new(
+        shapes: Vec<Shape>,
+        masked: masked::MaskState,
+        dead: std::collections::HashSet<Value>,
+    ) -> VecState {
+        VecState {
+            shapes,
+            varying: HashMap::new(),
+            affine: HashMap::new(),
+            simd: HashMap::new(),
+            memo: HashMap::new(),
+            first: ClValue::reserved_value(),
+            bail: cranelift_codegen::ir::Block::reserved_value(),
+            fail: cranelift_codegen::ir::Block::reserved_value(),
+            effect: false,
+            proven: HashMap::new(),
+            proven_cmps: Vec::new(),
+            masked,
+            dead,
+            ranged: Vec::new(),
+        }
+    }
+}
+
 /// Status of an abandoned iteration: `ItemCtx::resolved` holds the index in the row of its
 /// first work-item; the caller clears the error recorded and runs the rest of the row on the
 /// scalar loop.
@@ -501,26 +528,13 @@ impl Translator<'_, '_> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
         let order = rpo(func, entry);
-        self.vec = Some(VecState {
-            shapes,
-            varying: HashMap::new(),
-            affine: HashMap::new(),
-            simd: HashMap::new(),
-            memo: HashMap::new(),
-            first: ClValue::reserved_value(),
-            bail: cranelift_codegen::ir::Block::reserved_value(),
-            fail: cranelift_codegen::ir::Block::reserved_value(),
-            effect: false,
-            proven: HashMap::new(),
-            proven_cmps: Vec::new(),
-            masked: masked::MaskState::new(func, mask_loops.clone()),
-            dead: {
-                let forced = masked::forced_varying(func, &mask_loops);
-                let dead = dead_params::dead_params(func, &order);
-                dead.into_iter().filter(|p| !forced.contains(p)).collect()
-            },
-            ranged: Vec::new(),
-        });
+        let dead = {
+            let forced = masked::forced_varying(func, &mask_loops);
+            let dead = dead_params::dead_params(func, &order);
+            dead.into_iter().filter(|p| !forced.contains(p)).collect()
+        };
+        let masked = masked::MaskState::new(func, mask_loops.clone());
+        self.vec = Some(VecState::new(shapes, masked, dead));
         self.roots = self.pointer_roots(entry, &order);
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);

@@ -26,7 +26,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData};
 use cranelift_frontend::Variable;
@@ -300,22 +299,8 @@ impl Translator<'_, '_> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
         let order = rpo(func, entry);
-        self.vec = Some(VecState {
-            shapes,
-            varying: HashMap::new(),
-            affine: HashMap::new(),
-            simd: HashMap::new(),
-            memo: HashMap::new(),
-            first: ClValue::reserved_value(),
-            bail: cranelift_codegen::ir::Block::reserved_value(),
-            fail: cranelift_codegen::ir::Block::reserved_value(),
-            effect: false,
-            proven: HashMap::new(),
-            proven_cmps: Vec::new(),
-            masked: super::masked::MaskState::new(func, Vec::new()),
-            dead: Default::default(),
-            ranged: Vec::new(),
-        });
+        let masked = super::masked::MaskState::new(func, Vec::new());
+        self.vec = Some(VecState::new(shapes, masked, Default::default()));
         for &kb in &order {
             let cb = self.b.create_block();
             self.blocks.insert(kb, cb);
@@ -526,33 +511,7 @@ impl Translator<'_, '_> {
         let cb = self.blocks[&entry];
         self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
         // latch(stop): as the scalar phase loop's, per iteration.
-        let latch = self.b.create_block();
-        let stop = self.b.append_block_param(latch, types::I32);
-        self.b.switch_to_block(latch);
-        let is_first = self.b.ins().icmp_imm_s(IntCC::Equal, i, 0);
-        let row_stop = self.b.ins().select(is_first, stop, first);
-        let differs = self.b.ins().icmp(IntCC::NotEqual, stop, row_stop);
-        let record = self.b.create_block();
-        self.b.set_cold_block(record);
-        let unrecorded = self.b.create_block();
-        self.b.set_cold_block(unrecorded);
-        let recorded = self.b.create_block();
-        self.b.ins().brif(differs, record, &[], recorded, &[]);
-        self.b.switch_to_block(record);
-        let at = self.b.ins().load(types::I64, fl, ctx, rt::OFF_DIVERGED_AT);
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, at, -1);
-        self.b.ins().brif(none, unrecorded, &[], recorded, &[]);
-        self.b.switch_to_block(unrecorded);
-        self.b.ins().store(fl, i, ctx, rt::OFF_DIVERGED_AT);
-        let stop64 = self.b.ins().sextend(types::I64, stop);
-        self.b.ins().store(fl, stop64, ctx, rt::OFF_DIVERGED_STOP);
-        self.b.ins().jump(recorded, &[]);
-        self.b.switch_to_block(recorded);
-        let next = self.b.create_block();
-        self.idle_exit(i, WIDTH as i64, row_stop, next);
-        self.b.switch_to_block(next);
-        let i_next = self.b.ins().iadd_imm_s(i, WIDTH as i64);
-        self.b.ins().jump(head, &bargs(&[i_next, row_stop]));
+        let latch = self.phase_latch(ctx, i, first, WIDTH as i64, head);
         // `return` (the vectorised translation jumps to the row latch without a stop).
         let returned = self.b.create_block();
         self.b.switch_to_block(returned);
