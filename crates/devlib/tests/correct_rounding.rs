@@ -54,3 +54,24 @@ fn acosh_hard_case_is_correctly_rounded() {
     let x = f32::from_bits(0x6eb1_a8ec);
     assert_eq!(m::acosh(x).to_bits(), 0x4284_5a89);
 }
+
+#[test]
+fn asinh_hard_cases_are_correctly_rounded() {
+    // Found by the exhaustive check (6 inputs, these and their negatives): the double-double
+    // asinh rounded to f64 lands on the midpoint of two floats and rounding to even picked the
+    // lower one; mpmath at 300 bits puts the exact values 8.5e-10, 2.4e-10 and 5.6e-11 of a float
+    // ulp above the midpoint.
+    for (bits, expected) in [
+        (0x6eb1_a8ec_u32, 0x4284_5a89_u32),
+        (0x4bdd_65a5, 0x418f_034b),
+        (0x6558_90d3, 0x4254_d1f9),
+    ] {
+        let x = f32::from_bits(bits);
+        assert_eq!(m::asinh(x).to_bits(), expected, "asinh({bits:#x})");
+        assert_eq!(
+            m::asinh(-x).to_bits(),
+            expected | 0x8000_0000,
+            "asinh(-{bits:#x})"
+        );
+    }
+}

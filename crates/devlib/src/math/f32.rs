@@ -127,16 +127,32 @@ pub fn tgamma(x: f32) -> f32 {
 }
 
 /// Correctly rounded 10^x: the `libm` (musl) exp10, a few `f64` ulps off, rounded once where
-/// clearly away from a float midpoint (see [`erfc`]); otherwise the 1-ulp double-double exp10
-/// rounded once.
+/// clearly away from a float midpoint (see [`erfc`]); otherwise the double-double exp10
+/// (relative error about 2^-75) rounded once. Rounding the `f64` exp10 instead would round
+/// twice.
 pub fn exp10(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::exp10, crate::math::f64::exp10)
+    crate::math::rounding::fast_or_else(f64::from(x), libm::exp10, |w| {
+        // 10^-50 is below half the smallest subnormal float, 10^40 above the largest float:
+        // outside, the f64 value rounds to 0 or ∞ unambiguously (and NaN stays NaN).
+        if !(-50.0..=40.0).contains(&w) {
+            return crate::math::f64::exp10(w) as f32;
+        }
+        let (m, k) = crate::math::f64::exp10_dd(w);
+        crate::math::rounding::dd_to_f32(m.mul_pow2(libm::scalbn(1.0, k)))
+    })
 }
 
-/// Correctly rounded asinh: as [`exp10`], with the `libm` (msun) asinh and the double-double
-/// one.
+/// Correctly rounded asinh: the `libm` (msun) asinh rounded once where clearly away from a
+/// float midpoint (see [`erfc`]); otherwise the double-double asinh rounded once. Rounding the
+/// `f64` asinh there misrounded 6 floats (found by the exhaustive check), e.g. those whose
+/// double-double value rounds to an `f64` exactly on a float midpoint.
 pub fn asinh(x: f32) -> f32 {
-    crate::math::rounding::fast_then_accurate(f64::from(x), libm::asinh, crate::math::f64::asinh)
+    crate::math::rounding::fast_or_else(f64::from(x), libm::asinh, |w| {
+        if !w.is_finite() || w.abs() < 3.7e-9 {
+            return crate::math::f64::asinh(w) as f32; // ±∞, NaN, or x itself
+        }
+        crate::math::rounding::dd_to_f32(crate::math::f64::asinh_dd(w))
+    })
 }
 
 /// Correctly rounded fused multiply-add.

@@ -70,6 +70,14 @@ pub fn asinh(x: f64) -> f64 {
     if !x.is_finite() || ax < 3.7e-9 {
         return x; // asinh(x) = x(1 - x²/6): within half an ulp below 2^-28
     }
+    asinh_dd(ax).to_f64().copysign(x)
+}
+
+/// asinh(x) as a double-double for finite x with |x| ≥ 3.7e-9 (sign included): the value
+/// [`asinh`] rounds once to `f64`, and `float` asinh rounds once to `f32` where the `libm` value is
+/// ambiguous.
+pub(crate) fn asinh_dd(x: f64) -> Dd {
+    let ax = x.abs();
     let r = if ax > 2.7e8 {
         // log(2|x|) + 1/(4x²), the latter below 2^-58 relative.
         log_dd(ax).add(exp_log::ln2())
@@ -83,7 +91,11 @@ pub fn asinh(x: f64) -> f64 {
             log1p_dd(x2.div(root.add_f64(1.0)).add_f64(ax))
         }
     };
-    r.to_f64().copysign(x)
+    if x < 0.0 {
+        r.neg()
+    } else {
+        r
+    }
 }
 /// asin(x) / π; 002: asinpi(±0) = ±0, NaN for |x| > 1.
 pub fn asinpi(x: f64) -> f64 {
@@ -328,10 +340,6 @@ pub fn exp2(x: f64) -> f64 {
 /// once (then scaled exactly, or rounded once more into the subnormal range). 002:
 /// exp10(±0) = 1, exp10(-∞) = +0, exp10(+∞) = +∞.
 pub fn exp10(x: f64) -> f64 {
-    const LN_10: Dd = Dd {
-        hi: core::f64::consts::LN_10,
-        lo: -2.1707562233822494e-16,
-    };
     if x.is_nan() {
         return x;
     }
@@ -341,8 +349,19 @@ pub fn exp10(x: f64) -> f64 {
     if x < -324.5 {
         return 0.0; // 10^-324.5 < 2^-1077, a quarter of the smallest subnormal
     }
-    let (m, k) = exp_dd(LN_10.mul_f64(x));
+    let (m, k) = exp10_dd(x);
     libm::scalbn(m.to_f64(), k)
+}
+
+/// 10^x = m × 2^k with m a double-double (relative error about 2^-75) for x in
+/// [-324.5, 308.5]: the value [`exp10`] rounds once, and `float` exp10 rounds once to `f32`
+/// where the `libm` value is ambiguous.
+pub(crate) fn exp10_dd(x: f64) -> (Dd, i32) {
+    const LN_10: Dd = Dd {
+        hi: core::f64::consts::LN_10,
+        lo: -2.1707562233822494e-16,
+    };
+    exp_dd(LN_10.mul_f64(x))
 }
 pub fn expm1(x: f64) -> f64 {
     libm::expm1(x)

@@ -34,12 +34,20 @@ const LIBM_MARGIN_F64_ULPS: i64 = 1 << 12;
 /// midpoint (more than [`LIBM_MARGIN_F64_ULPS`]), which makes the rounding the same as that of
 /// the exact value; otherwise `accurate(x)` rounded to `f32`.
 pub(crate) fn fast_then_accurate(x: f64, fast: fn(f64) -> f64, accurate: fn(f64) -> f64) -> f32 {
+    fast_or_else(x, fast, |x| accurate(x) as f32)
+}
+
+/// `fast(x)` rounded to `f32` when that is certainly correct (as [`fast_then_accurate`]),
+/// otherwise `fallback(x)`, which must itself round once: a double-double value through
+/// [`dd_to_f32`], not an `f64` rounded again (an `f64` that lands on a float midpoint rounds
+/// to even, which is wrong for half of such inputs).
+pub(crate) fn fast_or_else(x: f64, fast: fn(f64) -> f64, fallback: impl FnOnce(f64) -> f32) -> f32 {
     let y = fast(x);
     let r = y as f32;
     if r.is_normal() && y.is_normal() && clear_of_midpoint(y, 29) {
         return r;
     }
-    round_if_clear::<f32>(y).unwrap_or_else(|| accurate(x) as f32)
+    round_if_clear::<f32>(y).unwrap_or_else(|| fallback(x))
 }
 
 /// [`fast_then_accurate`] for `half` (42 mantissa bits dropped).
