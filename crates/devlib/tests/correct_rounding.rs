@@ -75,3 +75,13 @@ fn asinh_hard_cases_are_correctly_rounded() {
         );
     }
 }
+
+#[test]
+fn erfc_hard_case_is_correctly_rounded() {
+    // Found by scanning for inputs whose accurate f64 erfc lies within 3 f64 ulps of a float
+    // midpoint: erfc(-0x1.d93ec4p-17) is 1.4e-10 of a float ulp below the midpoint of
+    // 0x3f800085 and 0x3f800086 (mpmath at 300 bits); the f64 value rounded to the midpoint and
+    // then to even, the upper float.
+    let x = f32::from_bits(0xb76c_9f62);
+    assert_eq!(m::erfc(x).to_bits(), 0x3f80_0085);
+}

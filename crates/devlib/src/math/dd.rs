@@ -304,6 +304,34 @@ impl Dd {
     pub(crate) fn to_f64(self) -> f64 {
         self.hi + self.lo
     }
+    /// `hi + lo` rounded to odd: the `f64` toward zero of the exact sum with its last bit set
+    /// when the sum is not exact (the sticky bit). Rounding that value again to a format of at
+    /// most 51 bits (`f32`, `half`) gives the correct rounding of `hi + lo`, where rounding the
+    /// nearest `f64` again can land on a midpoint and round the wrong way.
+    pub(crate) fn to_f64_odd(self) -> f64 {
+        let s = two_sum(self.hi, self.lo);
+        if s.lo == 0.0 || !s.hi.is_finite() || s.hi.to_bits() & 1 == 1 {
+            return s.hi;
+        }
+        // s.hi is even and inexact: step to its neighbour toward the exact value (odd).
+        let toward_larger_magnitude = (s.lo > 0.0) == (s.hi > 0.0);
+        let bits = s.hi.to_bits();
+        f64::from_bits(if toward_larger_magnitude {
+            bits + 1
+        } else {
+            bits - 1
+        })
+    }
+    /// [`Dd::to_f64`] for the `FAST` variants of a function, [`Dd::to_f64_odd`] for its
+    /// accurate variant, the fallback of the correctly rounded `float` and `half` functions.
+    #[inline(always)]
+    pub(crate) fn to_f64_nearest_or_odd<const FAST: bool>(self) -> f64 {
+        if FAST {
+            self.to_f64()
+        } else {
+            self.to_f64_odd()
+        }
+    }
     #[inline(always)]
     pub(crate) fn neg(self) -> Dd {
         Dd {

@@ -220,8 +220,9 @@ dd::fma_dispatch! {
 
 dd::fma_dispatch! {
     /// erfc(x) as [`erfc`] with every region in double-double and the double-double exp
-    /// (about 2^-70 before the last rounding): the fallback of the correctly rounded `float`
-    /// and `half` erfc, whose correctness the proof runs established with it.
+    /// (about 2^-70 before the last rounding), rounded to odd (`Dd::to_f64_odd`) so that one
+    /// more rounding to `float` or `half` is correct: the fallback of the correctly rounded
+    /// `float` and `half` erfc. Rounding it to nearest misrounded erfc(-0x1.d93ec4p-17).
     pub(crate) fn erfc_accurate(x: f64) -> f64 = erfc_body::<false>
 }
 
@@ -246,7 +247,9 @@ fn erfc_body<const FAST: bool>(x: f64) -> f64 {
         let z = Powers::new(dd::two_prod(x, x));
         let y = poly(&PP, z).div(poly1(&QQ, z));
         // 1 - (x + x·y)
-        return dd::two_sum(1.0, -x).sub(y.mul_f64(x)).to_f64();
+        return dd::two_sum(1.0, -x)
+            .sub(y.mul_f64(x))
+            .to_f64_nearest_or_odd::<FAST>();
     }
     if x <= -6.0 {
         // erfc(x) = 2 - erfc(|x|) with erfc(|x|) ≤ erfc(6) < 2.2e-17, below a quarter of the
@@ -263,7 +266,7 @@ fn erfc_body<const FAST: bool>(x: f64) -> f64 {
         let s = Powers::new(Dd::from_f64(ax - 1.0)); // ax - 1 is exact
         let r = Dd::from_f64(1.0 - ERX).sub(poly(&PA, s).div(poly1(&QA, s)));
         if x > 0.0 {
-            return r.to_f64();
+            return r.to_f64_nearest_or_odd::<FAST>();
         }
         r
     } else if FAST && ax < 28.0 && (x < 0.0 || ax >= 1.0 / 0.35) {
@@ -277,7 +280,7 @@ fn erfc_body<const FAST: bool>(x: f64) -> f64 {
         let (m, k) = tail::<FAST>(ax);
         if x > 0.0 {
             // One rounding to 53 bits, then exact scaling (twice rounded only when subnormal).
-            return libm::scalbn(m.to_f64(), k);
+            return libm::scalbn(m.to_f64_nearest_or_odd::<FAST>(), k);
         }
         m.mul_pow2(libm::scalbn(1.0, k))
     } else {
@@ -287,5 +290,7 @@ fn erfc_body<const FAST: bool>(x: f64) -> f64 {
         Dd::from_f64(0.0)
     };
     // erfc(-|x|) = 2 - erfc(|x|)
-    Dd::from_f64(2.0).sub(positive).to_f64()
+    Dd::from_f64(2.0)
+        .sub(positive)
+        .to_f64_nearest_or_odd::<FAST>()
 }
