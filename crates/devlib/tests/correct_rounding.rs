@@ -1,7 +1,8 @@
-//! The float inputs where the `f64` log, sin and cos, rounded once to float, land on the wrong side
-//! of a midpoint (found by scanning all 2^32 floats; the expected values are MPFR's correctly
-//! rounded results at 200 bits): devlib's rounding test must send them to the double-double
-//! path and return the correctly rounded float.
+//! The float inputs where the `f64` function, rounded once to float, lands on the wrong side
+//! of a midpoint (found by scanning the floats; the expected values are MPFR's or mpmath's
+//! correctly rounded results at 200–300 bits, or hand computations for exact midpoints):
+//! devlib's rounding test must send them to the double-double (or exact) path and return the
+//! correctly rounded float.
 
 use devlib::math::f32 as m;
 
@@ -53,4 +54,20 @@ fn acosh_hard_case_is_correctly_rounded() {
     // it 1.3e-15 closer to 0x42845a89 than to 0x42845a88, which rounding the f64 acosh gave.
     let x = f32::from_bits(0x6eb1_a8ec);
     assert_eq!(m::acosh(x).to_bits(), 0x4284_5a89);
+}
+
+#[test]
+fn pow_and_hypot_results_exactly_on_a_midpoint_round_to_even() {
+    // Hand computation: 257³ = 16974593, 11⁷ = 19487171 and 4097² = 16785409 are odd 25-bit
+    // integers, halfway between two floats (the even integers around them); ties go to the one
+    // whose mantissa is even, the multiple of 4.
+    assert_eq!(m::pow(66049.0, 1.5), 16974592.0); // 66049 = 257²
+    assert_eq!(m::powr(66049.0, 1.5), 16974592.0);
+    assert_eq!(m::pow(14641.0, 1.75), 19487172.0); // 14641 = 11⁴
+    assert_eq!(m::pow(4097.0, 2.0), 16785408.0);
+    assert_eq!(m::pow(-257.0, 3.0), -16974592.0);
+    // 14997999² + 8008000² = 17002001² (m = 4000, n = 1001): halfway between 17002000 and
+    // 17002002; 17002000 is the multiple of 4.
+    assert_eq!(m::hypot(14997999.0, 8008000.0), 17002000.0);
+    assert_eq!(m::hypot(-8008000.0, 14997999.0), 17002000.0);
 }
