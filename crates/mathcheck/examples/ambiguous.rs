@@ -6,7 +6,8 @@
 //! between two floats, its rounding is the correctly rounded float (devlib returns exactly
 //! that); where it lies closer (the ambiguous arguments, which devlib sends to its
 //! double-double path), devlib's float result is compared with MPFR's correctly rounded value.
-//! `hard` lines list the ambiguous arguments where rounding the `f64` value alone is wrong.
+//! `ambiguous` lines list those arguments with the correctly rounded value, `hard` lines the
+//! ones where rounding the `f64` value alone is wrong.
 //!
 //! `cargo run --release -p mathcheck --example ambiguous -- FUNC [FIRST_BITS LAST_BITS]
 //! [THREADS] [STRIDE]` (bits in hex; default all positive floats, which covers odd and even
@@ -130,6 +131,11 @@ fn main() -> std::process::ExitCode {
                     };
                     let expected = Kind::Float.round_mp(&r.values[0].value) as f32;
                     let got = narrow(x);
+                    println!(
+                        "ambiguous {name}({:#010x}) = {expected:e} ({:#010x})",
+                        x.to_bits(),
+                        expected.to_bits()
+                    );
                     if (y as f32).to_bits() != expected.to_bits() {
                         println!(
                             "hard {name}({:#010x}) = {expected:e} ({:#010x}), f64 rounded {:e}",

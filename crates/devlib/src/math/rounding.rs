@@ -28,16 +28,18 @@ pub(crate) const NARROW_MARGIN_F64_ULPS: i64 = 16;
 #[inline(always)]
 pub(crate) fn f64_to_f32_if_clear(y: f64, margin: i64) -> Option<f32> {
     let r = y as f32;
+    // The 29 low mantissa bits are what rounding to 24 bits drops; 2^28 is the midpoint. One
+    // subtraction and one unsigned comparison: |low - 2^28| > margin.
+    let low = y.to_bits() & ((1 << 29) - 1);
+    let offset = low.wrapping_sub((1 << 28) - margin as u64);
+    if offset > 2 * margin as u64 {
+        return Some(r);
+    }
+    // Near the pattern (rare): ambiguous only for normal float results.
     if !r.is_normal() || !y.is_normal() || y.abs() < f64::from(f32::MIN_POSITIVE) {
         return Some(r);
     }
-    // The 29 low mantissa bits are what rounding to 24 bits drops; 2^28 is the midpoint.
-    let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
-    if (low - (1 << 28)).abs() <= margin {
-        None
-    } else {
-        Some(r)
-    }
+    None
 }
 
 /// How many `f64` ulps from a float midpoint count as ambiguous for `f64` functions of the
