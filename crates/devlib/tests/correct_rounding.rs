@@ -71,3 +71,87 @@ fn pow_and_hypot_results_exactly_on_a_midpoint_round_to_even() {
     assert_eq!(m::hypot(14997999.0, 8008000.0), 17002000.0);
     assert_eq!(m::hypot(-8008000.0, 14997999.0), 17002000.0);
 }
+
+/// Arguments whose `f64` value lies within devlib's 16-ulp margin of a float midpoint (found by
+/// mathcheck's `ambiguous` example over strided and full ranges), so devlib decides them on its
+/// double-double or exact path; `hard` ones are those where rounding the `f64` value alone is
+/// wrong. Expected: the correctly rounded float, from MPFR (the example) and mpmath at 300
+/// bits (both agree).
+const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
+    ("acospi", 0x3349_0fda, 0x3f00_0000), // ambiguous
+    ("acospi", 0x3349_0fdb, 0x3eff_ffff), // ambiguous
+    ("asin", 0x39e8_9768, 0x39e8_9769),   // ambiguous
+    ("asin", 0x3d07_959c, 0x3d07_9bf3),   // ambiguous
+    ("asinpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
+    ("asinpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
+    ("atan", 0x3d8d_6b23, 0x3d8d_31c3),   // hard
+    ("atan", 0x3a27_ba3b, 0x3a27_ba3a),   // ambiguous
+    ("atanpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
+    ("atanpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
+    ("cbrt", 0x2203_53b5, 0x35a2_a7bc),   // ambiguous
+    ("cbrt", 0x5083_53b5, 0x4522_a7bc),   // ambiguous
+    ("cosh", 0x40fb_fc54, 0x44a4_5820),   // ambiguous
+    ("cospi", 0x3ec0_a02a, 0x3ec2_1dd8),  // ambiguous
+    ("cospi", 0x3edf_cdd7, 0x3e48_fad5),  // ambiguous
+    ("erf", 0x0faa_320c, 0x0fc0_0b88),    // ambiguous
+    ("erf", 0x1f2a_320c, 0x1f40_0b88),    // ambiguous
+    ("exp2", 0x3b42_9d37, 0x3f80_4385),   // hard
+    ("exp2", 0xbcf3_a937, 0x3f7a_c6b1),   // hard
+    ("expm1", 0x3e35_bec5, 0x3e46_df32),  // ambiguous
+    ("expm1", 0x3f09_23fe, 0x3f35_6a4b),  // ambiguous
+    ("log10", 0x0efe_ee7a, 0xc1e9_9d23),  // hard
+    ("log10", 0x0197_b60d, 0xc215_0401),  // ambiguous
+    ("log1p", 0x36aa_d563, 0x36aa_d547),  // ambiguous
+    ("log1p", 0x542d_fac1, 0x41e5_ceba),  // ambiguous
+    ("log2", 0x0a11_4a90, 0xc2d5_a268),   // ambiguous
+    ("log2", 0x0aeb_8090, 0xc2d2_3da6),   // ambiguous
+    ("rsqrt", 0x0b09_f038, 0x59ae_6055),  // ambiguous
+    ("rsqrt", 0x0f3a_18e3, 0x5796_209e),  // ambiguous
+    ("sinh", 0x3f99_144c, 0x3fc0_4512),   // ambiguous
+    ("sinpi", 0x3f60_5015, 0x3ec2_1dd8),  // ambiguous
+    ("tanh", 0x3eee_0566, 0x3ede_3cbe),   // ambiguous
+    ("tanpi", 0x3eec_ea25, 0x4108_00b6),  // ambiguous
+];
+
+#[test]
+fn arguments_near_a_midpoint_are_correctly_rounded() {
+    for &(name, x, expected) in AMBIGUOUS_ARGUMENTS {
+        let f = m::unary(name).expect("a float function");
+        let got = f(f32::from_bits(x));
+        assert_eq!(
+            got.to_bits(),
+            expected,
+            "{name}({x:#010x}) = {got:e}, expected {:e}",
+            f32::from_bits(expected)
+        );
+    }
+}
+
+/// Two-argument cases as [`AMBIGUOUS_ARGUMENTS`] (found by a random search for `f64` values
+/// within the margin; expected values from mpmath at 300 bits).
+const AMBIGUOUS_PAIRS: &[(&str, u32, u32, u32)] = &[
+    ("pow", 0x3fe7_eb68, 0xbf2c_5d69, 0x3f2b_920e),
+    ("pow", 0x3e88_69fa, 0xbe61_7636, 0x3fab_453a),
+    ("powr", 0x3e87_2fee, 0x3cd8_6ba2, 0x3f77_267d),
+    ("powr", 0x3e24_758d, 0x3f63_e956, 0x3e49_00d3),
+    ("hypot", 0x3d37_260c, 0x39ba_aac2, 0x3d37_2789),
+    ("hypot", 0x797b_ded2, 0x7b78_7914, 0x7b78_f89c),
+    ("atan2", 0x1cda_eeb5, 0xa94d_4424, 0x4049_0fda),
+    ("atan2", 0xcb6e_6c77, 0x3e7e_4c2d, 0xbfc9_0fda),
+    ("atan2pi", 0x4859_4d8a, 0x463d_443a, 0x3ef7_2314),
+    ("atan2pi", 0x9ae5_7ad4, 0x1a24_f84c, 0xbec7_c377),
+];
+
+#[test]
+fn argument_pairs_near_a_midpoint_are_correctly_rounded() {
+    for &(name, x, y, expected) in AMBIGUOUS_PAIRS {
+        let f = m::binary(name).expect("a float function");
+        let got = f(f32::from_bits(x), f32::from_bits(y));
+        assert_eq!(
+            got.to_bits(),
+            expected,
+            "{name}({x:#010x}, {y:#010x}) = {got:e}, expected {:e}",
+            f32::from_bits(expected)
+        );
+    }
+}
