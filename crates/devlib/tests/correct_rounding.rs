@@ -86,6 +86,8 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("asinpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
     ("atan", 0x3d8d_6b23, 0x3d8d_31c3),   // hard
     ("atan", 0x3a27_ba3b, 0x3a27_ba3a),   // ambiguous
+    ("atanh", 0x3dcd_9576, 0x3dce_4751),  // ambiguous
+    ("atanh", 0x3ddc_2ece, 0x3ddd_0980),  // ambiguous
     ("atanpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
     ("atanpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
     ("cbrt", 0x2203_53b5, 0x35a2_a7bc),   // ambiguous
@@ -95,6 +97,8 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("cospi", 0x3edf_cdd7, 0x3e48_fad5),  // ambiguous
     ("erf", 0x0faa_320c, 0x0fc0_0b88),    // ambiguous
     ("erf", 0x1f2a_320c, 0x1f40_0b88),    // ambiguous
+    ("exp", 0x4031_5b33, 0x417f_a47d),    // ambiguous
+    ("exp", 0x4034_d02b, 0x4186_ea51),    // ambiguous
     ("exp2", 0x3b42_9d37, 0x3f80_4385),   // hard
     ("exp2", 0xbcf3_a937, 0x3f7a_c6b1),   // hard
     ("expm1", 0x3e35_bec5, 0x3e46_df32),  // ambiguous
