@@ -47,26 +47,32 @@ fn with_sign_of(r: f32, x: f32) -> f32 {
     }
 }
 
+/// asin in double-double (`inverse_trig::asin_dd`, msun's rational with the reduction and
+/// final sums in double-double, about 2^-58).
 #[cold]
 pub(crate) fn asin(x: f32) -> f32 {
     dd_to_f32(inverse_trig::asin_dd(f64::from(x)))
 }
 
+/// asin(x)/π: [`asin`]'s double-double divided by π in double-double.
 #[cold]
 pub(crate) fn asinpi(x: f32) -> f32 {
     dd_to_f32(inverse_trig::asin_dd(f64::from(x)).div(dd::PI))
 }
 
+/// acos(x)/π: `inverse_trig::acos_dd` divided by π in double-double.
 #[cold]
 pub(crate) fn acospi(x: f32) -> f32 {
     dd_to_f32(inverse_trig::acos_dd(f64::from(x)).div(dd::PI))
 }
 
+/// atan in double-double (`inverse_trig::atan_dd`, about 2^-58).
 #[cold]
 pub(crate) fn atan(x: f32) -> f32 {
     dd_to_f32(inverse_trig::atan_dd(f64::from(x)))
 }
 
+/// atan(x)/π: [`atan`]'s double-double divided by π in double-double.
 #[cold]
 pub(crate) fn atanpi(x: f32) -> f32 {
     dd_to_f32(inverse_trig::atan_dd(f64::from(x)).div(dd::PI))
@@ -255,6 +261,7 @@ pub(crate) fn erf(x: f32, fallback: f64) -> f32 {
     with_sign_of(dd_to_f32(sum.mul(TWO_OVER_SQRT_PI)), x)
 }
 
+/// e^x = m·2^k by the double-double table exp (`exp_dd`, about 2^-77).
 #[cold]
 pub(crate) fn exp(x: f32) -> f32 {
     let (m, k) = exp_dd(Dd::from_f64(f64::from(x)));
@@ -268,6 +275,7 @@ pub(crate) fn exp2(x: f32) -> f32 {
     scaled_to_f32(m, k)
 }
 
+/// e^x - 1 by `expm1_dd` (about 2^-70 relative).
 #[cold]
 pub(crate) fn expm1(x: f32) -> f32 {
     dd_to_f32(expm1_dd(Dd::from_f64(f64::from(x))))
