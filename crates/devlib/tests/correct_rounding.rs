@@ -1,7 +1,8 @@
-//! The float inputs where the `f64` log, sin and cos, rounded once to float, land on the wrong side
-//! of a midpoint (found by scanning all 2^32 floats; the expected values are MPFR's correctly
-//! rounded results at 200 bits): devlib's rounding test must send them to the double-double
-//! path and return the correctly rounded float.
+//! The float inputs where the `f64` function, rounded once to float, lands on the wrong side
+//! of a midpoint (found by scanning the floats; the expected values are MPFR's or mpmath's
+//! correctly rounded results at 200–300 bits, or hand computations for exact midpoints):
+//! devlib's rounding test must send them to the double-double (or exact) path and return the
+//! correctly rounded float.
 
 use devlib::math::f32 as m;
 
@@ -53,6 +54,110 @@ fn acosh_hard_case_is_correctly_rounded() {
     // it 1.3e-15 closer to 0x42845a89 than to 0x42845a88, which rounding the f64 acosh gave.
     let x = f32::from_bits(0x6eb1_a8ec);
     assert_eq!(m::acosh(x).to_bits(), 0x4284_5a89);
+}
+
+#[test]
+fn pow_and_hypot_results_exactly_on_a_midpoint_round_to_even() {
+    // Hand computation: 257³ = 16974593, 11⁷ = 19487171 and 4097² = 16785409 are odd 25-bit
+    // integers, halfway between two floats (the even integers around them); ties go to the one
+    // whose mantissa is even, the multiple of 4.
+    assert_eq!(m::pow(66049.0, 1.5), 16974592.0); // 66049 = 257²
+    assert_eq!(m::powr(66049.0, 1.5), 16974592.0);
+    assert_eq!(m::pow(14641.0, 1.75), 19487172.0); // 14641 = 11⁴
+    assert_eq!(m::pow(4097.0, 2.0), 16785408.0);
+    assert_eq!(m::pow(-257.0, 3.0), -16974592.0);
+    // 14997999² + 8008000² = 17002001² (m = 4000, n = 1001): halfway between 17002000 and
+    // 17002002; 17002000 is the multiple of 4.
+    assert_eq!(m::hypot(14997999.0, 8008000.0), 17002000.0);
+    assert_eq!(m::hypot(-8008000.0, 14997999.0), 17002000.0);
+}
+
+/// Arguments whose `f64` value lies within devlib's 16-ulp margin of a float midpoint (found by
+/// mathcheck's `ambiguous` example over strided and full ranges), so devlib decides them on its
+/// double-double or exact path; `hard` ones are those where rounding the `f64` value alone is
+/// wrong. Expected: the correctly rounded float, from MPFR (the example) and mpmath at 300
+/// bits (both agree).
+const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
+    ("acospi", 0x3349_0fda, 0x3f00_0000), // ambiguous
+    ("acospi", 0x3349_0fdb, 0x3eff_ffff), // ambiguous
+    ("asin", 0x39e8_9768, 0x39e8_9769),   // ambiguous
+    ("asin", 0x3d07_959c, 0x3d07_9bf3),   // ambiguous
+    ("asinpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
+    ("asinpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
+    ("atan", 0x3d8d_6b23, 0x3d8d_31c3),   // hard
+    ("atan", 0x3a27_ba3b, 0x3a27_ba3a),   // ambiguous
+    ("atanh", 0x3dcd_9576, 0x3dce_4751),  // ambiguous
+    ("atanh", 0x3ddc_2ece, 0x3ddd_0980),  // ambiguous
+    ("atanpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
+    ("atanpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
+    ("cbrt", 0x2203_53b5, 0x35a2_a7bc),   // ambiguous
+    ("cbrt", 0x5083_53b5, 0x4522_a7bc),   // ambiguous
+    ("cosh", 0x40fb_fc54, 0x44a4_5820),   // ambiguous
+    ("cospi", 0x3ec0_a02a, 0x3ec2_1dd8),  // ambiguous
+    ("cospi", 0x3edf_cdd7, 0x3e48_fad5),  // ambiguous
+    ("erf", 0x0faa_320c, 0x0fc0_0b88),    // ambiguous
+    ("erf", 0x1f2a_320c, 0x1f40_0b88),    // ambiguous
+    ("exp", 0x4031_5b33, 0x417f_a47d),    // ambiguous
+    ("exp", 0x4034_d02b, 0x4186_ea51),    // ambiguous
+    ("exp2", 0x3b42_9d37, 0x3f80_4385),   // hard
+    ("exp2", 0xbcf3_a937, 0x3f7a_c6b1),   // hard
+    ("expm1", 0x3e35_bec5, 0x3e46_df32),  // ambiguous
+    ("expm1", 0x3f09_23fe, 0x3f35_6a4b),  // ambiguous
+    ("log10", 0x0efe_ee7a, 0xc1e9_9d23),  // hard
+    ("log10", 0x0197_b60d, 0xc215_0401),  // ambiguous
+    ("log1p", 0x36aa_d563, 0x36aa_d547),  // ambiguous
+    ("log1p", 0x542d_fac1, 0x41e5_ceba),  // ambiguous
+    ("log2", 0x0a11_4a90, 0xc2d5_a268),   // ambiguous
+    ("log2", 0x0aeb_8090, 0xc2d2_3da6),   // ambiguous
+    ("rsqrt", 0x0b09_f038, 0x59ae_6055),  // ambiguous
+    ("rsqrt", 0x0f3a_18e3, 0x5796_209e),  // ambiguous
+    ("sinh", 0x3f99_144c, 0x3fc0_4512),   // ambiguous
+    ("sinpi", 0x3f60_5015, 0x3ec2_1dd8),  // ambiguous
+    ("tanh", 0x3eee_0566, 0x3ede_3cbe),   // ambiguous
+    ("tanpi", 0x3eec_ea25, 0x4108_00b6),  // ambiguous
+];
+
+#[test]
+fn arguments_near_a_midpoint_are_correctly_rounded() {
+    for &(name, x, expected) in AMBIGUOUS_ARGUMENTS {
+        let f = m::unary(name).expect("a float function");
+        let got = f(f32::from_bits(x));
+        assert_eq!(
+            got.to_bits(),
+            expected,
+            "{name}({x:#010x}) = {got:e}, expected {:e}",
+            f32::from_bits(expected)
+        );
+    }
+}
+
+/// Two-argument cases as [`AMBIGUOUS_ARGUMENTS`] (found by a random search for `f64` values
+/// within the margin; expected values from mpmath at 300 bits).
+const AMBIGUOUS_PAIRS: &[(&str, u32, u32, u32)] = &[
+    ("pow", 0x3fe7_eb68, 0xbf2c_5d69, 0x3f2b_920e),
+    ("pow", 0x3e88_69fa, 0xbe61_7636, 0x3fab_453a),
+    ("powr", 0x3e87_2fee, 0x3cd8_6ba2, 0x3f77_267d),
+    ("powr", 0x3e24_758d, 0x3f63_e956, 0x3e49_00d3),
+    ("hypot", 0x3d37_260c, 0x39ba_aac2, 0x3d37_2789),
+    ("hypot", 0x797b_ded2, 0x7b78_7914, 0x7b78_f89c),
+    ("atan2", 0x1cda_eeb5, 0xa94d_4424, 0x4049_0fda),
+    ("atan2", 0xcb6e_6c77, 0x3e7e_4c2d, 0xbfc9_0fda),
+    ("atan2pi", 0x4859_4d8a, 0x463d_443a, 0x3ef7_2314),
+    ("atan2pi", 0x9ae5_7ad4, 0x1a24_f84c, 0xbec7_c377),
+];
+
+#[test]
+fn argument_pairs_near_a_midpoint_are_correctly_rounded() {
+    for &(name, x, y, expected) in AMBIGUOUS_PAIRS {
+        let f = m::binary(name).expect("a float function");
+        let got = f(f32::from_bits(x), f32::from_bits(y));
+        assert_eq!(
+            got.to_bits(),
+            expected,
+            "{name}({x:#010x}, {y:#010x}) = {got:e}, expected {:e}",
+            f32::from_bits(expected)
+        );
+    }
 }
 
 #[test]

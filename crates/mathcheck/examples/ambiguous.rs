@@ -1,29 +1,83 @@
-//! The proof run of devlib's correctly rounded `float` log, sin, cos and tan, much cheaper than an
-//! exhaustive MPFR run: for every argument in a range of bit patterns, the `f64` function
-//! (within 1 `f64` ulp for log, 2 for sin, cos and tan) is evaluated; where it lies farther than 4 `f64` ulps from a midpoint
+//! The proof run of devlib's correctly rounded one-argument `float` functions, much cheaper
+//! than an exhaustive MPFR run: for every argument in a range of bit patterns, the `f64`
+//! function (within 1 `f64` ulp for log, 2 for sin, cos and tan, 1 for the others) is
+//! evaluated; where it lies farther than the function's margin (4 `f64` ulps for log, sin, cos,
+//! tan, acos, acosh; 16 for the others, devlib's `NARROW_MARGIN_F64_ULPS`) from a midpoint
 //! between two floats, its rounding is the correctly rounded float (devlib returns exactly
 //! that); where it lies closer (the ambiguous arguments, which devlib sends to its
 //! double-double path), devlib's float result is compared with MPFR's correctly rounded value.
+//! `ambiguous` lines list those arguments with the correctly rounded value, `hard` lines the
+//! ones where rounding the `f64` value alone is wrong.
 //!
 //! `cargo run --release -p mathcheck --example ambiguous -- FUNC [FIRST_BITS LAST_BITS]
-//! [THREADS]` (FUNC: log, sin, cos or tan; bits in hex; default all positive floats, which covers
-//! sin, cos and tan by their exact symmetry in devlib and in MPFR, of which one argument in 61 is
-//! checked, and log's whole domain).
+//! [THREADS] [STRIDE]` (bits in hex; default all positive floats, which covers odd and even
+//! functions by their exact symmetry in devlib and in MPFR, of which one argument in 61 is
+//! checked; for the others run the negative range `80000000 ff7fffff` too; STRIDE: every
+//! STRIDE-th bit pattern only, a sample, default 1).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use mathcheck::subject::Input;
 use mathcheck::Kind;
 
-/// Whether `y` is within 4 `f64` ulps of a midpoint between two floats (devlib's rounding
-/// test, `math/rounding.rs`, restated).
-fn ambiguous(y: f64) -> bool {
+/// Whether `y` is within `margin` `f64` ulps of a midpoint between two floats (devlib's
+/// rounding test, `math/rounding.rs`, restated).
+fn ambiguous(y: f64, margin: i64) -> bool {
     let r = y as f32;
     if !r.is_normal() || !y.is_normal() || y.abs() < f64::from(f32::MIN_POSITIVE) {
         return false;
     }
     let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
-    (low - (1 << 28)).abs() <= 4
+    (low - (1 << 28)).abs() <= margin
+}
+
+/// Symmetry of a function: f(-x) = f(x) (even), -f(x) (odd), or none.
+#[derive(Clone, Copy, PartialEq)]
+enum Parity {
+    Even,
+    Odd,
+    None,
+}
+
+/// The `f64` function devlib's float function rounds, the float function, its margin (in
+/// `f64` ulps) and parity.
+type Subject = (fn(f64) -> f64, fn(f32) -> f32, i64, Parity);
+
+/// The [`Subject`] of the float function `name`.
+fn subject(name: &str) -> Option<Subject> {
+    use devlib::math::{f32 as s, f64 as d};
+    use Parity::{Even, None as Neither, Odd};
+    const WIDE: i64 = 16;
+    Some(match name {
+        "log" => (d::log, s::log, 4, Neither),
+        "sin" => (s::sin_in_f64, s::sin, 4, Odd),
+        "cos" => (s::cos_in_f64, s::cos, 4, Even),
+        "tan" => (s::tan_in_f64, s::tan, 4, Odd),
+        "acos" => (d::acos, s::acos, 4, Neither),
+        "acosh" => (d::acosh, s::acosh, 4, Neither),
+        "acospi" => (d::acospi, s::acospi, WIDE, Neither),
+        "asin" => (d::asin, s::asin, WIDE, Odd),
+        "asinpi" => (d::asinpi, s::asinpi, WIDE, Odd),
+        "atan" => (d::atan, s::atan, WIDE, Odd),
+        "atanh" => (d::atanh, s::atanh, WIDE, Odd),
+        "atanpi" => (d::atanpi, s::atanpi, WIDE, Odd),
+        "cbrt" => (d::cbrt, s::cbrt, WIDE, Odd),
+        "cosh" => (d::cosh, s::cosh, WIDE, Even),
+        "cospi" => (d::cospi, s::cospi, WIDE, Even),
+        "erf" => (d::erf, s::erf, WIDE, Odd),
+        "exp" => (d::exp, s::exp, WIDE, Neither),
+        "exp2" => (d::exp2, s::exp2, WIDE, Neither),
+        "expm1" => (d::expm1, s::expm1, WIDE, Neither),
+        "log2" => (d::log2, s::log2, WIDE, Neither),
+        "log10" => (d::log10, s::log10, WIDE, Neither),
+        "log1p" => (d::log1p, s::log1p, WIDE, Neither),
+        "rsqrt" => (d::rsqrt, s::rsqrt, WIDE, Neither),
+        "sinh" => (d::sinh, s::sinh, WIDE, Odd),
+        "sinpi" => (d::sinpi, s::sinpi, WIDE, Odd),
+        "tanh" => (d::tanh, s::tanh, WIDE, Odd),
+        "tanpi" => (d::tanpi, s::tanpi, WIDE, Odd),
+        _ => return None,
+    })
 }
 
 fn main() -> std::process::ExitCode {
@@ -36,40 +90,35 @@ fn main() -> std::process::ExitCode {
     };
     let (first, last) = (hex(1, 0), hex(2, 0x7f7f_ffff));
     let threads: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
-    type Pair = (fn(f64) -> f64, fn(f32) -> f32);
-    let (wide, narrow): Pair = match name.as_str() {
-        "log" => (devlib::math::f64::log, devlib::math::f32::log),
-        "sin" => (devlib::math::f32::sin_in_f64, devlib::math::f32::sin),
-        "cos" => (devlib::math::f32::cos_in_f64, devlib::math::f32::cos),
-        "tan" => (devlib::math::f32::tan_in_f64, devlib::math::f32::tan),
-        other => {
-            eprintln!("unknown function `{other}` (log, sin, cos or tan)");
-            return std::process::ExitCode::FAILURE;
-        }
+    // Every `stride`-th bit pattern only (a sample; an odd stride visits every residue).
+    let stride: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    let Some((wide, narrow, margin, parity)) = subject(&name) else {
+        eprintln!("unknown function `{name}`");
+        return std::process::ExitCode::FAILURE;
     };
+    let name = name.as_str();
     let ambiguous_count = AtomicU64::new(0);
     let wrong = AtomicU64::new(0);
     let asymmetric = AtomicU64::new(0);
     let start = std::time::Instant::now();
     std::thread::scope(|scope| {
         for t in 0..threads {
-            let (name, ambiguous_count, wrong, asymmetric) =
-                (&name, &ambiguous_count, &wrong, &asymmetric);
+            let (ambiguous_count, wrong, asymmetric) = (&ambiguous_count, &wrong, &asymmetric);
             scope.spawn(move || {
-                let mut bits = first + t;
+                let mut bits = first + t * stride;
                 while bits <= last {
                     let x = f32::from_bits(bits as u32);
-                    bits += threads;
+                    bits += threads * stride;
                     let y = wide(f64::from(x));
-                    if bits % 61 == 0 && name != "log" {
+                    if bits.is_multiple_of(61) && parity != Parity::None {
                         // A sample of the symmetry the positive range relies on.
                         let y_neg = wide(-f64::from(x));
-                        let mirrored = if name == "cos" { y } else { -y };
+                        let mirrored = if parity == Parity::Even { y } else { -y };
                         if y_neg.to_bits() != mirrored.to_bits() && !y.is_nan() {
                             asymmetric.fetch_add(1, Ordering::Relaxed);
                         }
                     }
-                    if !ambiguous(y) {
+                    if !ambiguous(y, margin) {
                         continue;
                     }
                     ambiguous_count.fetch_add(1, Ordering::Relaxed);
@@ -82,6 +131,19 @@ fn main() -> std::process::ExitCode {
                     };
                     let expected = Kind::Float.round_mp(&r.values[0].value) as f32;
                     let got = narrow(x);
+                    println!(
+                        "ambiguous {name}({:#010x}) = {expected:e} ({:#010x})",
+                        x.to_bits(),
+                        expected.to_bits()
+                    );
+                    if (y as f32).to_bits() != expected.to_bits() {
+                        println!(
+                            "hard {name}({:#010x}) = {expected:e} ({:#010x}), f64 rounded {:e}",
+                            x.to_bits(),
+                            expected.to_bits(),
+                            y as f32
+                        );
+                    }
                     if got.to_bits() != expected.to_bits() {
                         wrong.fetch_add(1, Ordering::Relaxed);
                         println!(

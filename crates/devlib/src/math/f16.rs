@@ -8,6 +8,11 @@ crate::math::per_type_functions!(f16, u16);
 crate::math::narrow_functions!(f16);
 crate::math::narrow_unary!(f16; asinh, exp10, tan);
 crate::math::narrow_unary!(f16; acos, acosh, cos, log, sin);
+crate::math::narrow_unary!(f16;
+    acospi, asin, asinpi, atan, atanh, atanpi, cbrt, cosh, cospi, erf, exp, exp2, expm1, log2,
+    log10, log1p, rsqrt, sinh, sinpi, tanh, tanpi,
+);
+crate::math::narrow_binary!(f16; atan2, atan2pi, hypot, pow, powr);
 
 /// erfc: the `libm` erfc rounded once where clearly away from a half midpoint, otherwise the
 /// 1-ulp double-double erfc rounded once (see `f32::erfc`).

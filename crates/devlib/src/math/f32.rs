@@ -155,6 +155,113 @@ pub fn asinh(x: f32) -> f32 {
     })
 }
 
+/// Correctly rounded one-argument functions: the `f64` function of the widened argument,
+/// rounded once when that value is clear of a float midpoint by
+/// [`NARROW_MARGIN_F64_ULPS`](crate::math::rounding::NARROW_MARGIN_F64_ULPS) `f64` ulps (all
+/// but about 2^-24 of the arguments); otherwise `f32_accurate`'s function of the argument and
+/// that `f64` value decides (a double-double evaluation rounded once, or an exact comparison).
+macro_rules! correctly_rounded_unary {
+    ($($(#[$doc:meta])* $name:ident => |$x:ident, $y:ident| $slow:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name($x: f32) -> f32 {
+                let $y = crate::math::f64::$name(f64::from($x));
+                match crate::math::rounding::f64_to_f32_if_clear(
+                    $y,
+                    crate::math::rounding::NARROW_MARGIN_F64_ULPS,
+                ) {
+                    Some(r) => r,
+                    None => $slow,
+                }
+            }
+        )*
+    };
+}
+
+/// The two-argument form of [`correctly_rounded_unary`].
+macro_rules! correctly_rounded_binary {
+    ($($(#[$doc:meta])* $name:ident => |$x:ident, $x2:ident, $y:ident| $slow:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name($x: f32, $x2: f32) -> f32 {
+                let $y = crate::math::f64::$name(f64::from($x), f64::from($x2));
+                match crate::math::rounding::f64_to_f32_if_clear(
+                    $y,
+                    crate::math::rounding::NARROW_MARGIN_F64_ULPS,
+                ) {
+                    Some(r) => r,
+                    None => $slow,
+                }
+            }
+        )*
+    };
+}
+
+use crate::math::f32_accurate as accurate;
+
+correctly_rounded_unary! {
+    /// Correctly rounded acos(x)/π (double-double acos divided by π in double-double).
+    acospi => |x, _y| accurate::acospi(x);
+    /// Correctly rounded arc sine (msun's asin, then the double-double asin).
+    asin => |x, _y| accurate::asin(x);
+    /// Correctly rounded asin(x)/π.
+    asinpi => |x, _y| accurate::asinpi(x);
+    /// Correctly rounded arc tangent (msun's atan, then the double-double atan).
+    atan => |x, _y| accurate::atan(x);
+    /// Correctly rounded inverse hyperbolic tangent (log1p in double-double).
+    atanh => |x, y| accurate::atanh(x, y);
+    /// Correctly rounded atan(x)/π.
+    atanpi => |x, _y| accurate::atanpi(x);
+    /// Correctly rounded cube root (msun's cbrt, then an exact comparison of the midpoint's
+    /// cube with x).
+    cbrt => |x, y| accurate::cbrt(x, y);
+    /// Correctly rounded hyperbolic cosine (the double-double exp).
+    cosh => |x, y| accurate::cosh(x, y);
+    /// Correctly rounded cos(πx) (exact reduction, then the double-double series).
+    cospi => |x, y| accurate::cospi(x, y);
+    /// Correctly rounded error function (msun's erf, then its Taylor series in double-double).
+    erf => |x, y| accurate::erf(x, y);
+    /// Correctly rounded e^x (msun's exp, then the double-double exp). The JIT's vector loop
+    /// repeats the fast path operation for operation (exec `jit/compile/vector/math.rs`).
+    exp => |x, _y| accurate::exp(x);
+    /// Correctly rounded 2^x (musl's exp2, then the double-double exp of x·ln 2).
+    exp2 => |x, _y| accurate::exp2(x);
+    /// Correctly rounded e^x - 1 (msun's expm1, then the double-double expm1).
+    expm1 => |x, _y| accurate::expm1(x);
+    /// Correctly rounded log2 (msun's log2, then the double-double log times 1/ln 2). The JIT's
+    /// vector loop repeats the fast path (exec `jit/compile/vector/math.rs`).
+    log2 => |x, _y| accurate::log2(x);
+    /// Correctly rounded log10, as [`log2`].
+    log10 => |x, _y| accurate::log10(x);
+    /// Correctly rounded log(1 + x) (msun's log1p, then the double-double log1p).
+    log1p => |x, _y| accurate::log1p(x);
+    /// Correctly rounded 1/√x (devlib's `f64` rsqrt, then an exact comparison of the
+    /// midpoint's square times x with 1).
+    rsqrt => |x, y| accurate::rsqrt(x, y);
+    /// Correctly rounded hyperbolic sine (the double-double exp).
+    sinh => |x, _y| accurate::sinh(x);
+    /// Correctly rounded sin(πx) (exact reduction, then the double-double series).
+    sinpi => |x, y| accurate::sinpi(x, y);
+    /// Correctly rounded hyperbolic tangent (the double-double expm1).
+    tanh => |x, y| accurate::tanh(x, y);
+    /// Correctly rounded tan(πx) (exact reduction, then the double-double sin/cos quotient).
+    tanpi => |x, y| accurate::tanpi(x, y);
+}
+
+correctly_rounded_binary! {
+    /// atan2 (the double-double atan2 where the `f64` value is ambiguous).
+    atan2 => |y, x, v| accurate::atan2(y, x, v);
+    /// atan2(y, x)/π (the double-double atan2 divided by π where ambiguous).
+    atan2pi => |y, x, v| accurate::atan2pi(y, x, v);
+    /// Correctly rounded √(x² + y²) (msun's hypot, then an exact comparison).
+    hypot => |x, y, v| accurate::hypot(x, y, v);
+    /// x^y (msun's pow; where ambiguous, e^(y log x) in double-double, exact midpoints
+    /// rounded to even).
+    pow => |x, y, v| accurate::pow(x, y, v);
+    /// powr (as [`pow`], with the 002 powr edge cases).
+    powr => |x, y, v| accurate::powr(x, y, v);
+}
+
 /// Correctly rounded fused multiply-add.
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     libm::fmaf(a, b, c)

@@ -11,18 +11,35 @@ const AMBIGUOUS_F64_ULPS: i64 = 4;
 /// `y` rounded to `f32` when that is certainly the correctly rounded value of any number within
 /// `AMBIGUOUS_F64_ULPS` f64 ulps of `y`; `None` when `y` is that close to a midpoint. Results
 /// outside the normal `f32` range (zero, subnormal, overflow, NaN) are returned as rounded.
+#[inline(always)]
 pub(crate) fn f64_to_f32_if_unambiguous(y: f64) -> Option<f32> {
+    f64_to_f32_if_clear(y, AMBIGUOUS_F64_ULPS)
+}
+
+/// How many `f64` ulps from a float midpoint count as ambiguous for the `f64` functions behind
+/// the other correctly rounded float functions (`f32::asin` … `f32::powr`): msun's (`libm`)
+/// are documented within 1 ulp, devlib's double-double ones within 0.5 + 2^-5 ulp; 16 leaves
+/// room for the `libm` ones whose bound is documented rather than proved. The JIT's inlined
+/// float `exp`, `log2` and `log10` use the same margin (exec `jit/compile/vector/math.rs`).
+pub(crate) const NARROW_MARGIN_F64_ULPS: i64 = 16;
+
+/// [`f64_to_f32_if_unambiguous`] with a margin of `margin` `f64` ulps: `y` rounded to `f32`
+/// unless it lies within `margin` ulps of a midpoint between two normal floats.
+#[inline(always)]
+pub(crate) fn f64_to_f32_if_clear(y: f64, margin: i64) -> Option<f32> {
     let r = y as f32;
+    // The 29 low mantissa bits are what rounding to 24 bits drops; 2^28 is the midpoint. One
+    // subtraction and one unsigned comparison: |low - 2^28| > margin.
+    let low = y.to_bits() & ((1 << 29) - 1);
+    let offset = low.wrapping_sub((1 << 28) - margin as u64);
+    if offset > 2 * margin as u64 {
+        return Some(r);
+    }
+    // Near the pattern (rare): ambiguous only for normal float results.
     if !r.is_normal() || !y.is_normal() || y.abs() < f64::from(f32::MIN_POSITIVE) {
         return Some(r);
     }
-    // The 29 low mantissa bits are what rounding to 24 bits drops; 2^28 is the midpoint.
-    let low = (y.to_bits() & ((1 << 29) - 1)) as i64;
-    if (low - (1 << 28)).abs() <= AMBIGUOUS_F64_ULPS {
-        None
-    } else {
-        Some(r)
-    }
+    None
 }
 
 /// How many `f64` ulps from a float midpoint count as ambiguous for `f64` functions of the

@@ -1,13 +1,15 @@
 //! `exp`, `log`, `log2` and `log10` of varying `float` values on vectors: the `f64`
 //! algorithms devlib's scalar `float` functions evaluate (`devlib::math::f32::exp` is the
-//! `libm` (msun) `exp` of the widened argument rounded once, `log2` and `log10` msun's rounded
-//! once; `log` the msun `log` rounded once when that is clearly not a midpoint case), written with the same operations in the same order on two `f64x2` halves
-//! of the `f32x4`, so every lane has the bits of the scalar function.
+//! `libm` (msun) `exp` of the widened argument, `log`, `log2` and `log10` msun's, each rounded
+//! once when that is clearly not a midpoint case), written with the same operations in the
+//! same order on two `f64x2` halves of the `f32x4`, so every lane has the bits of the scalar
+//! function.
 //!
 //! Lanes the fast path does not cover go to the scalar function: for `exp`, arguments with
 //! |x| ≥ 708.39… (msun's special-case threshold: overflow, underflow, ±∞) or NaN; for `log`,
-//! (and `log2`, `log10`) arguments that are not positive and finite, and results whose `f64` value lies within the
-//! ambiguity margin of a float midpoint (devlib then decides with its double-double log). Any
+//! `log2` and `log10`, arguments that are not positive and finite; for all four, results whose
+//! `f64` value lies within the ambiguity margin of a float midpoint (devlib then decides with
+//! its double-double evaluation: margin 4 `f64` ulps for `log`, 16 for the others). Any
 //! such lane sends the whole vector through the scalar calls (the same helpers the scalar
 //! translation calls), which is rare in real data.
 //!
@@ -93,6 +95,8 @@ const LOG10_2LO: f64 = 3.69423907715893078616e-13;
 /// devlib `rounding::AMBIGUOUS_F64_ULPS`: `f64` logs this close to a float midpoint (in the
 /// 29 low mantissa bits) take devlib's double-double path.
 const LOG_AMBIGUOUS_ULPS: i64 = 4;
+/// devlib `rounding::NARROW_MARGIN_F64_ULPS`: the margin of float `exp`, `log2` and `log10`.
+const NARROW_AMBIGUOUS_ULPS: i64 = 16;
 
 /// Flags of a bitcast between vector types.
 fn vec_cast() -> MemFlagsData {
@@ -291,6 +295,8 @@ impl Translator<'_, '_> {
         let t_red = thr(self, EXP_REDUCED);
         let reduced = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, ax, t_red);
         let v = self.sel(reduced, scaled, tiny_x);
+        let amb = self.near_midpoint(v, NARROW_AMBIGUOUS_ULPS);
+        let bad = self.b.ins().bor(bad, amb);
         (v, bad)
     }
 
@@ -309,10 +315,14 @@ impl Translator<'_, '_> {
         let bad_in = self.b.ins().bnot(ok);
         let [lo, hi] = self.widen_halves(x);
         if which != VecMath::Log {
-            // devlib's log2 and log10 are msun's rounded once, without a midpoint test.
+            // devlib's log2 and log10: msun's, rounded once unless near a float midpoint.
             let rl = self.log2_10_f64x2(lo, which);
             let rh = self.log2_10_f64x2(hi, which);
-            return (self.narrow_halves(rl, rh), bad_in);
+            let al = self.near_midpoint(rl, NARROW_AMBIGUOUS_ULPS);
+            let ah = self.near_midpoint(rh, NARROW_AMBIGUOUS_ULPS);
+            let amb = self.b.ins().bor(al, ah);
+            let bad = self.b.ins().bor(bad_in, amb);
+            return (self.narrow_halves(rl, rh), bad);
         }
         let (rl, al) = self.log_f64x2(lo);
         let (rh, ah) = self.log_f64x2(hi);
@@ -438,14 +448,21 @@ impl Translator<'_, '_> {
         let ln2hi = self.f64x2(LOG_LN2_HI);
         let kh = self.b.ins().fmul(dk, ln2hi);
         let y = self.b.ins().fadd(v, kh);
-        // Ambiguous: the 29 low mantissa bits within the margin of 2^28.
+        let amb = self.near_midpoint(y, LOG_AMBIGUOUS_ULPS);
+        (y, amb)
+    }
+
+    /// The `i64x2` mask of lanes of `y` whose 29 low mantissa bits lie within `margin` of
+    /// 2^28 (a float midpoint): devlib's rounding test without its range checks, so a superset
+    /// of the lanes devlib decides on its slow path (the others it flags only go through the
+    /// scalar function, which returns the same bits).
+    fn near_midpoint(&mut self, y: ClValue, margin: i64) -> ClValue {
         let yb = self.cast(types::I64X2, y);
         let m29 = self.i64x2((1 << 29) - 1);
         let low = self.b.ins().band(yb, m29);
-        let off = self.i64x2((1 << 28) - LOG_AMBIGUOUS_ULPS);
+        let off = self.i64x2((1 << 28) - margin);
         let d = self.b.ins().isub(low, off);
-        let lim = self.i64x2(2 * LOG_AMBIGUOUS_ULPS + 1);
-        let amb = self.b.ins().icmp(IntCC::UnsignedLessThan, d, lim);
-        (y, amb)
+        let lim = self.i64x2(2 * margin + 1);
+        self.b.ins().icmp(IntCC::UnsignedLessThan, d, lim)
     }
 }
