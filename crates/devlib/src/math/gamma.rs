@@ -355,10 +355,7 @@ fn lgamma_edge(x: f64) -> (f64, i32) {
 /// sin(πg) for 0 ≤ g ≤ ¼ is g·(π - (π³/6) g² + …): the first three coefficients in
 /// double-double, the rest in `f64` (their terms below 2^-12 of the sum).
 const SIN_PI_DD: [Dd; 3] = [
-    Dd {
-        hi: 3.141592653589793,
-        lo: 1.2246467991473532e-16,
-    },
+    dd::PI,
     Dd {
         hi: -5.16771278004997,
         lo: 2.2665622825789447e-16,
