@@ -224,9 +224,32 @@ fn tgamma_body<const FAST: bool>(x: f64) -> f64 {
     } else {
         shifted::<FAST>(x)
     };
-    // Scale in two exact steps (e may exceed one power of two's range); only a subnormal
-    // result rounds twice.
-    libm::scalbn(libm::scalbn(q.to_f64(), e / 2), e - e / 2)
+    scale_once(q, e)
+}
+
+/// q × 2^e rounded once, also into the subnormal range (q.hi normal, e any).
+#[inline(always)]
+fn scale_once(q: Dd, e: i32) -> f64 {
+    // 2^s turns the subnormal spacing 2^-1074 of the result into 1 at q's scale.
+    let s = 1074 + e;
+    if libm::ilogb(q.hi) + e >= -1022 || s <= -60 {
+        // A normal result, scaled in two exact steps (e may exceed one power of two's
+        // range), or one below half of 2^-1074 (rounds to zero either way).
+        return libm::scalbn(libm::scalbn(q.to_f64(), e / 2), e - e / 2);
+    }
+    // Subnormal: round q × 2^s (below 2^52, exact as a double) to an integer k from the
+    // double-double, then k × 2^-1074 is exact (rounding q first would round twice).
+    let a = libm::scalbn(q.hi, s);
+    let b = libm::scalbn(q.lo, s);
+    // |a| < 2^52 may exceed `dd::round_to_int`'s range (2^51); a rare path.
+    let mut k = a.round_ties_even();
+    let r = (a - k) + b;
+    if r > 0.5 {
+        k += 1.0;
+    } else if r < -0.5 {
+        k -= 1.0;
+    }
+    k * f64::from_bits(1)
 }
 
 /// Below this, the fast tgamma takes the reflection formula (1 - x ≥ 12 needs no shift).

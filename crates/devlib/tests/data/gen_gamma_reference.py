@@ -89,6 +89,7 @@ tg_regions = [
     lambda: rng.uniform(12, 171.6),
     lambda: rng.uniform(-12, 0),
     lambda: rng.uniform(-190, -11),
+    lambda: rng.uniform(-184, -170.5),  # subnormal results
     lambda: logu(-70, 0) * rng.choice([-1, 1]),
     lambda: -rng.randint(1, 185) + rng.choice([-1, 1]) * 2.0 ** rng.uniform(-45, -2),
 ]
