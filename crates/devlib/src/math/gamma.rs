@@ -46,7 +46,7 @@ const STIRLING: [f64; 10] = [
 /// Where Stirling's series (10 terms) is accurate to about 2^-70.
 const STIRLING_FROM: f64 = 12.0;
 
-/// log Γ(y) - ½ log 2π for a double-double 12 ≤ y ≤ 2.5e305 by Stirling's series, absolute
+/// log Γ(y) - ½ log 2π for a double-double y ≥ 12 (finite) by Stirling's series, absolute
 /// error about 2^-100 · (y log y). `FAST`: 1/y from one division and its fma residual (relative
 /// error about 2^-100, as the double-double division's but one division instead of three).
 #[inline(always)]
@@ -113,7 +113,7 @@ fn stirling<const FAST: bool>(y: Dd) -> (Dd, i32) {
     (m.mul(SQRT_2PI), k)
 }
 
-/// log Γ(y) for a double-double 12 ≤ y ≤ 2.5e305 (`FAST`: absolute error about 2^-68, else
+/// log Γ(y) for a double-double y ≥ 12 (`FAST`: absolute error about 2^-68, else
 /// 2^-95).
 #[inline(always)]
 fn stirling_log<const FAST: bool>(y: Dd) -> Dd {
@@ -138,7 +138,7 @@ fn shifted<const FAST: bool>(x: f64) -> (Dd, i32) {
     (m.div(p), k - pe)
 }
 
-/// log|Γ(x)| for a finite non-integer -190 < x ≤ 2.5e305 with |x| ≥ 8.7e-19, absolute error
+/// log|Γ(x)| for a finite non-integer x > -190 with |x| ≥ 8.7e-19, absolute error
 /// about 2^-68 with `FAST` (the logarithms of [`log_fast`]), else 2^-95 (`log_dd`).
 #[inline(always)]
 fn log_abs_gamma<const FAST: bool>(x: f64) -> Dd {
@@ -282,9 +282,6 @@ const NEAR_ZERO: f64 = 1.0 / 4096.0;
 /// is |lgamma| ≈ 0.24 (next to -17), a cancellation of 2^7 at most.
 const REFLECT_LGAMMA_BELOW: f64 = -17.0;
 
-/// Up to here Stirling's series; above, where lgamma overflows from 2.55e305 on, msun's value.
-const LGAMMA_STIRLING_TO: f64 = 2.5e305;
-
 dd::fma_dispatch! {
     /// `(lgamma(x), sign of Γ(x))` within 1 ulp (msun's reaches 2 ulp, e.g. x ≈ 0.71, 11.3,
     /// below -190, and 10^15 ulp near the negative zeros): log|Γ(x)| in double-double, rounded
@@ -293,7 +290,7 @@ dd::fma_dispatch! {
     /// doubles near them lgamma's Taylor series with x0 as three doubles (`lgamma_zeros.rs`),
     /// below -17 the reflection formula `log π - log|sin πx| - log Γ(1 - x)`. msun's value
     /// within 0.03 of the zeros 1 and 2 (its polynomials there are within 1 ulp; the
-    /// double-double logarithms would lose their relative accuracy) and beyond 2.5e305;
+    /// double-double logarithms would lose their relative accuracy);
     /// `-log|x|` for |x| ≤ 8.7e-19. The sign is 0 for NaN, zero and the negative integers (002).
     pub(crate) fn lgamma_r(x: f64) -> (f64, i32) = lgamma_r_body
 }
@@ -303,7 +300,7 @@ fn lgamma_r_body(x: f64) -> (f64, i32) {
     // One test for the usual arguments; everything else (NaN, ±0, ±∞, tiny, huge, the
     // integers and the neighbourhoods of 1 and 2) in `lgamma_edge`.
     let usual = if x > 0.0 {
-        x > 8.7e-19 && x <= LGAMMA_STIRLING_TO && (x - 1.0).abs() > 0.03 && (x - 2.0).abs() > 0.03
+        x > 8.7e-19 && x < f64::INFINITY && (x - 1.0).abs() > 0.03 && (x - 2.0).abs() > 0.03
     } else {
         x < -8.7e-19 && x > -4.503599627370496e15 && x != x.floor()
     };
@@ -311,7 +308,10 @@ fn lgamma_r_body(x: f64) -> (f64, i32) {
         return lgamma_edge(x);
     }
     if x >= STIRLING_FROM {
-        return (stirling_log::<true>(Dd::from_f64(x)).to_f64(), 1);
+        // lgamma overflows from about 2.5563e305 on: there the product (y - ½)(log y - 1)
+        // rounds to ∞ and the double-double sum to ∞ or NaN (∞ - ∞).
+        let v = stirling_log::<true>(Dd::from_f64(x)).to_f64();
+        return (if v.is_finite() { v } else { f64::INFINITY }, 1);
     }
     if x > 0.0 {
         // |lgamma| ≥ 0.013 here (2^-59 ulp at least): the fast log Γ's 2^-68 suffices.
