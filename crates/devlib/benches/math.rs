@@ -208,6 +208,34 @@ fn main() {
             row(&format!("acosh@{at}"), time(&xs, d::acosh), None);
             row(&format!("rootn3@{at}"), time(&xs, |x| d::rootn(x, 3)), None);
         }
+        // lgamma and tgamma by region, next to the `libm` crate at the same inputs.
+        for (lo, hi) in [
+            (-10.0, -0.01),
+            (0.01, 0.97),
+            (1.03, 1.97),
+            (2.03, 3.0),
+            (3.0, 12.0),
+        ]
+        .into_iter()
+        .chain([(12.0, 170.0), (170.0, 1e6), (-185.0, -10.0), (-1e9, -190.0)])
+        {
+            let xs: Vec<f64> = x64
+                .iter()
+                .map(|x| lo + (x + 10.0) / 20.0 * (hi - lo))
+                .collect();
+            row(
+                &format!("lgamma {lo}..{hi}"),
+                time(&xs, d::lgamma),
+                Some(time(&xs, libm::lgamma)),
+            );
+            if hi <= 171.0 {
+                row(
+                    &format!("tgamma {lo}..{hi}"),
+                    time(&xs, d::tgamma),
+                    Some(time(&xs, libm::tgamma)),
+                );
+            }
+        }
     }
 
     println!("-- f16 (ns/call) --");

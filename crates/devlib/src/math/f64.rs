@@ -395,35 +395,13 @@ pub fn hypot(x: f64, y: f64) -> f64 {
 pub fn ldexp(x: f64, n: i32) -> f64 {
     libm::scalbn(x, n)
 }
-/// log|Γ(x)|: msun's within 0.03 of the zeros 1 and 2 (its polynomials there are within 1 ulp),
-/// for x > 2.5e305 and x ≤ -2^52 (integers, poles); -log|x| next to 0; elsewhere log Γ in
-/// double-double
-/// (`gamma::lgamma_positive`, `gamma::lgamma_other`, the reflection formula below -190), and
-/// for -190 < x < 0 with the Taylor series around lgamma's zeros (`gamma::lgamma_negative`),
-/// where msun's reflection formula cancels.
+/// log|Γ(x)| within 1 ulp: see [`gamma::lgamma_r`](super::gamma::lgamma_r).
 pub fn lgamma(x: f64) -> f64 {
     lgamma_r(x).0
 }
 /// Returns `(lgamma(x), sign of gamma(x))`; 002: the sign is 0 for zero or a negative integer.
 pub fn lgamma_r(x: f64) -> (f64, i32) {
-    let (mut v, s) = libm::lgamma_r(x);
-    if x < -8.7e-19 && x > -190.0 && x != x.floor() {
-        v = super::gamma::lgamma_negative(x);
-    } else if (3.0..=2.5e305).contains(&x) {
-        v = super::gamma::lgamma_positive(x); // lgamma overflows from 2.55e305 on
-    } else if (x > 8.7e-19 && x < 3.0 && (x - 1.0).abs() > 0.03 && (x - 2.0).abs() > 0.03)
-        || (x <= -190.0 && x > -4.503599627370496e15 && x != x.floor())
-    {
-        v = super::gamma::lgamma_other(x); // x above -2^52, where every double is an integer
-    } else if x != 0.0 && x.abs() <= 8.7e-19 {
-        // lgamma(x) = -log|x| - γx + O(x²), γ|x| below 2^-13 ulp of the logarithm here.
-        v = -super::exp_log::log_dd(x.abs()).to_f64();
-    }
-    if x.is_nan() || x == 0.0 || (x < 0.0 && x == x.floor()) {
-        (v, 0)
-    } else {
-        (v, s)
-    }
+    super::gamma::lgamma_r(x)
 }
 pub fn log(x: f64) -> f64 {
     libm::log(x)

@@ -26,6 +26,7 @@ pub(crate) mod gamma;
 pub(crate) mod generic;
 pub(crate) mod inverse_trig;
 pub(crate) mod lgamma_zeros;
+pub(crate) mod log_fast;
 pub(crate) mod rounding;
 pub(crate) mod trig_dd;
 
