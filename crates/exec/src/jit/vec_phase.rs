@@ -20,11 +20,11 @@ const IDS: [usize; 4] = [
 
 /// Runs work-items x = 0..n of the row whose x = 0 ids `c` holds, from `resume`, as the scalar
 /// phase loop `phase` does (same status, same `diverged_at`/`diverged_stop`, which the caller
-/// has cleared). The second value, when the rest of the row is idle, is a work-item (at least
-/// 1) from which on every work-item keeps the spill words of the one before it: the loops
-/// leave idle after a work-item (an iteration) that took the idle edge, and every work-item
-/// of the row spills the same words at that barrier (`compile::vector::idle`), so the ones
-/// not run are still to be given them (`fill_idle`).
+/// has cleared). The second value, when the rest of the row is idle, is a work-item (not
+/// the first) from which on every work-item keeps the spill words of the one before it: the
+/// loops leave idle after a work-item (an iteration) that took the idle edge, and every
+/// work-item of the row spills the same words at that barrier (`compile::vector::idle`), so
+/// the ones not run are still to be given them (`fill_idle`).
 pub(super) fn run_phase_items(
     run: &RunCtx<'_>,
     c: &mut ItemCtx,
