@@ -209,3 +209,70 @@ fn out_of_bounds_past_the_idle_work_items_is_reported_for_the_same_work_item() {
         assert!(e.contains(&format!("{last}")), "local {local}: {e}");
     }
 }
+
+#[test]
+fn many_words_kept_across_an_idle_phase() {
+    // Twenty row-uniform values live across the idle barrier (more than the driver keeps on
+    // its stack): every work-item after the idle ones reads them in the next phase.
+    let decls: String = (0..20)
+        .map(|j| format!("int a{j} = {};\n", j + 1))
+        .collect();
+    let steps: String = (0..20)
+        .map(|j| format!("a{j} = a{j} * 3 + (int)s + {j};\n"))
+        .collect();
+    let total: String = (0..20)
+        .map(|j| format!("a{j}"))
+        .collect::<Vec<_>>()
+        .join(" ^ ");
+    let src = format!(
+        "__kernel void many(__global int *out) {{
+            __local int t[64];
+            uint lid = get_local_id(0), n = get_local_size(0);
+            t[lid] = (int)lid;
+            {decls}
+            barrier(CLK_LOCAL_MEM_FENCE);
+            int k = 0;
+            for (uint s = n / 2; s > 0; s >>= 1) {{
+                {steps}
+                if (lid < s)
+                    t[lid] += t[lid + s];
+                barrier(CLK_LOCAL_MEM_FENCE);
+                out[get_global_id(0) * 6 + k] = ({total}) + t[lid];
+                k++;
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }}
+        }}"
+    );
+    for local in [8usize, 12, 64] {
+        let n = 2 * local;
+        let (r, bufs) = both(
+            &src,
+            "many",
+            &[Arg::Buf(vec![0; 4 * 6 * n])],
+            &[n],
+            &[local],
+        );
+        r.unwrap_or_else(|e| panic!("local {local}: {e}"));
+        let mut want = vec![0i32; 6 * n];
+        for g in 0..2 {
+            let mut t: Vec<i32> = (0..local as i32).collect();
+            let mut a: Vec<i32> = (1..=20).collect();
+            let (mut s, mut k) = (local / 2, 0);
+            while s > 0 {
+                for (j, v) in a.iter_mut().enumerate() {
+                    *v = v.wrapping_mul(3).wrapping_add(s as i32 + j as i32);
+                }
+                for i in 0..s {
+                    t[i] += t[i + s];
+                }
+                let x = a.iter().fold(0, |acc, v| acc ^ v);
+                for (lid, v) in t.iter().enumerate() {
+                    want[(g * local + lid) * 6 + k] = x.wrapping_add(*v);
+                }
+                k += 1;
+                s >>= 1;
+            }
+        }
+        assert_eq!(to_i32s(&bufs[0]), want, "local {local}");
+    }
+}
