@@ -50,8 +50,8 @@ pub(super) fn run_phase_row(
     }
     // The first piece ends at the first vector iteration holding a lazy work-item's end.
     let w = run.compiled.vec_width.max(1);
-    let split = if n.is_multiple_of(w) {
-        b.div_ceil(w).saturating_mul(w).min(n)
+    let split = if is_multiple(n, w) {
+        round_up(b, w).min(n)
     } else {
         b
     };
@@ -116,6 +116,25 @@ pub(super) fn run_phase_row(
         *lazy = split + k;
     }
     status
+}
+
+/// Whether `w` divides `n` (a mask for the usual power of two: no division per phase).
+pub(super) fn is_multiple(n: u64, w: u64) -> bool {
+    if w.is_power_of_two() {
+        n & (w - 1) == 0
+    } else {
+        n.is_multiple_of(w)
+    }
+}
+
+/// `b` rounded up to a multiple of `w` (saturating).
+fn round_up(b: u64, w: u64) -> u64 {
+    if w.is_power_of_two() {
+        b.checked_add(w - 1)
+            .map_or(u64::MAX & !(w - 1), |x| x & !(w - 1))
+    } else {
+        b.div_ceil(w).saturating_mul(w)
+    }
 }
 
 /// Spill words saved on the stack (more on the heap).

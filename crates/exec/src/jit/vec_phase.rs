@@ -36,7 +36,7 @@ pub(super) fn run_phase_items(
     let Some(vec) = run
         .compiled
         .phase_vec
-        .filter(|_| n.is_multiple_of(w) && n > 0)
+        .filter(|_| super::idle_rows::is_multiple(n, w) && n > 0)
     else {
         return run_scalar_items(c, n, resume, phase);
     };
