@@ -130,8 +130,7 @@ pub(super) fn is_multiple(n: u64, w: u64) -> bool {
 /// `b` rounded up to a multiple of `w` (saturating).
 fn round_up(b: u64, w: u64) -> u64 {
     if w.is_power_of_two() {
-        b.checked_add(w - 1)
-            .map_or(u64::MAX & !(w - 1), |x| x & !(w - 1))
+        b.checked_add(w - 1).map_or(!(w - 1), |x| x & !(w - 1))
     } else {
         b.div_ceil(w).saturating_mul(w)
     }
