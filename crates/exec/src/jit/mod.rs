@@ -22,6 +22,7 @@ mod compile;
 mod disk_cache;
 mod enqueue_rt;
 mod fuse;
+mod idle_rows;
 mod image_rt;
 mod math_rt;
 mod phase;
@@ -532,6 +533,9 @@ struct Worker {
     local: Vec<Vec<u8>>,
     ctxs: Vec<Box<ItemCtx>>,
     stacks: Vec<DefaultStack>,
+    /// Per row of the group, the first work-item whose spill words are still to be copied
+    /// (`idle_rows`).
+    idle_rows: Vec<u64>,
 }
 
 impl Worker {
@@ -540,6 +544,7 @@ impl Worker {
             local: run.local_sizes.iter().map(|&n| vec![0u8; n]).collect(),
             ctxs: Vec::new(),
             stacks: Vec::new(),
+            idle_rows: Vec::new(),
         }
     }
 

@@ -58,8 +58,12 @@ impl Worker {
             .wrapping_mul(s[0])
             .wrapping_add(g[0].wrapping_sub(o[0]))
         };
+        let rows = usize::try_from(local_size[1] * local_size[2]).unwrap_or(0);
+        self.idle_rows.clear();
+        self.idle_rows.resize(rows, super::idle_rows::NONE_LAZY);
         let mut resume = 0u32;
         loop {
+            let mut row = 0usize;
             // Stop of work-item 0 (0: returned, s + 1: barrier site s) and the first other.
             let mut first = None;
             let mut other = None;
@@ -75,8 +79,15 @@ impl Worker {
                     c.wi[slot::LOCAL_LINEAR] = ll;
                     ll += local_size[0];
                     c.diverged_at = u64::MAX;
-                    let status =
-                        super::vec_phase::run_phase_row(run, c, local_size[0], resume, phase);
+                    let status = super::idle_rows::run_phase_row(
+                        run,
+                        c,
+                        local_size[0],
+                        resume,
+                        phase,
+                        &mut self.idle_rows[row],
+                    );
+                    row += 1;
                     if !c.out.is_empty() {
                         out.printf.append(&mut c.out);
                     }
