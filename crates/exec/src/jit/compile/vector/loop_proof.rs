@@ -18,7 +18,12 @@
 //! `ok` holds, and the checked access otherwise, which reports errors exactly as before.
 //!
 //! Scalar translator: `address` (scalar loops, and uniform accesses of the vectorised ones).
-//! Vectorised loops: `contiguous` (work-item 0's address, `WIDTH` accesses long).
+//! Vectorised loops: `contiguous` (work-item 0's address, `WIDTH` accesses long). There the
+//! proof also stands for the guards of the pointer's affine form, which `contiguous` would
+//! otherwise evaluate at every iteration of the loop (Cranelift recomputes their adds of
+//! constants inside it): the guards of affine values defined before the loop join `ok`, and a
+//! widening inside the loop of an affine 32-bit value must also fit for the last work-item
+//! (`lane_span`) at both ends of the range.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -322,6 +327,18 @@ impl Translator<'_, '_> {
                     }
                 }
                 let rest = self.outer_i64(v, lane0)?;
+                if lane0 {
+                    // The proof stands in for the lanes' guards (`contiguous` skips them).
+                    let guards = self
+                        .vec
+                        .as_ref()
+                        .and_then(|s| s.affine.get(&v))
+                        .map(|af| af.guards.clone())
+                        .unwrap_or_default();
+                    for g in guards {
+                        *ok = self.b.ins().band(*ok, g);
+                    }
+                }
                 return Some(Form { rest, coef: None });
             }
         };
@@ -389,7 +406,10 @@ impl Translator<'_, '_> {
                 let to = super::int_bits(self.ty(v))?;
                 let f = sub(self, arg, ok)?;
                 match (from, to) {
-                    (32, 64) => Some(self.widen(f, op == ConvertOp::SConvert, lp, ok)),
+                    (32, 64) => {
+                        let span = self.lane_span(arg, lane0);
+                        Some(self.widen(f, op == ConvertOp::SConvert, span, lp, ok))
+                    }
                     (64, 64) | (32, 32) | (64, 32) => Some(f),
                     _ => None,
                 }
@@ -409,7 +429,10 @@ impl Translator<'_, '_> {
                 let o = match super::int_bits(self.ty(offset))? {
                     64 => o,
                     // `PtrAdd` sign-extends a narrower offset.
-                    32 => self.widen(o, true, lp, ok),
+                    32 => {
+                        let span = self.lane_span(offset, lane0);
+                        self.widen(o, true, span, lp, ok)
+                    }
                     _ => return None,
                 };
                 // The tag bits of the pointer do not matter: the offset is masked.
@@ -440,9 +463,31 @@ impl Translator<'_, '_> {
         Some((k0, last))
     }
 
+    /// For a proof of work-item 0's access standing for the iteration's `WIDTH` work-items
+    /// (`lane0`): how far the last work-item's value of the 32-bit `v` lies from work-item 0's
+    /// (`(WIDTH − 1) × stride`; `None`: the same value; `Some(None)`: too far to prove).
+    fn lane_span(&self, v: Value, lane0: bool) -> Option<Option<i64>> {
+        match self.shape(v) {
+            Shape::Affine(s) if lane0 => {
+                Some(s.checked_mul(WIDTH as i64 - 1).filter(|d| d.abs() < LIMIT))
+            }
+            _ => None,
+        }
+    }
+
     /// The widening of a 32-bit form: exact along the loop when its values at both ends fit
-    /// (added to `ok`).
-    fn widen(&mut self, f: Form, signed: bool, lp: CountedLoop, ok: &mut ClValue) -> Form {
+    /// (added to `ok`). With `span` (`lane_span`), also the last work-item's values at both
+    /// ends: the widening is then exact for every work-item of the iteration and every `k`
+    /// (the value is linear in both), which is what the vectorised loop's guard of this
+    /// widening checks at each iteration.
+    fn widen(
+        &mut self,
+        f: Form,
+        signed: bool,
+        span: Option<Option<i64>>,
+        lp: CountedLoop,
+        ok: &mut ClValue,
+    ) -> Form {
         let ext = |t: &mut Self, x: ClValue| {
             let low = t.b.ins().ireduce(types::I32, x);
             if signed {
@@ -452,7 +497,25 @@ impl Translator<'_, '_> {
             }
         };
         let rest = ext(self, f.rest);
+        let span = match span {
+            Some(Some(d)) => Some(d),
+            Some(None) => {
+                *ok = self.b.ins().iconst(types::I8, 0);
+                None
+            }
+            None => None,
+        };
+        // The last work-item's exact value `e + span` fits when `e` (work-item 0's) does.
+        let lanes_fit = |t: &mut Self, e: ClValue, ok: &mut ClValue| {
+            if let Some(d) = span {
+                let last = t.b.ins().iadd_imm_s(e, d);
+                let back = ext(t, last);
+                let fits = t.b.ins().icmp(IntCC::Equal, back, last);
+                *ok = t.b.ins().band(*ok, fits);
+            }
+        };
         let Some(c) = f.coef else {
+            lanes_fit(self, rest, ok);
             return Form { rest, coef: None };
         };
         let c32 = self.b.ins().ireduce(types::I32, c);
@@ -470,6 +533,7 @@ impl Translator<'_, '_> {
             let back = ext(self, e);
             let fits = self.b.ins().icmp(IntCC::Equal, back, e);
             *ok = self.b.ins().band(*ok, fits);
+            lanes_fit(self, e, ok);
         }
         Form {
             rest,

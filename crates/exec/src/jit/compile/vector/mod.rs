@@ -1158,7 +1158,8 @@ impl Translator<'_, '_> {
         if ranged {
             // In bounds with its guards for the whole row (`range_proof`).
             ok = self.b.ins().iconst(types::I8, 1);
-        } else {
+        } else if proven.is_none() {
+            // (A loop proof covers the guards for the whole loop.)
             for g in af.guards {
                 ok = self.b.ins().band(ok, g);
             }
