@@ -150,3 +150,104 @@ fn index_wrapping_in_the_second_iteration_only_fails_like_the_interpreter() {
         assert!(err.contains("work-item [6, 0, 0]"), "{kernel}: {err}");
     }
 }
+
+/// Loops whose proof fails at the entry although every access they make is in bounds (a
+/// `break` before the end of the range), or whose iteration has an effect before the loop
+/// (the proof is then checked at each access instead of at the entry).
+const ENTRY: &str = "
+__kernel void early_exit(int n, int stop, __global const float *in, __global float *out) {
+    int x = get_global_id(0);
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++) {
+        if (k == stop)
+            break;
+        acc += in[x + k];
+    }
+    out[x] = acc;
+}
+__kernel void stored_first(int n, int stop, __global const float *in, __global float *out) {
+    int x = get_global_id(0);
+    out[x] = -1.0f;
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++) {
+        if (k == stop)
+            break;
+        acc += in[x + k];
+    }
+    out[x] = acc;
+}";
+
+/// `Σ_{k < min(n, stop)} in[x + k]` per work-item.
+fn prefix_sums(n: usize, stop: usize, input: &[f32]) -> Vec<f32> {
+    (0..ITEMS)
+        .map(|x| {
+            let mut acc = 0.0f32;
+            for k in 0..n.min(stop) {
+                acc += input[x + k];
+            }
+            acc
+        })
+        .collect()
+}
+
+#[test]
+fn loops_leaving_before_an_unprovable_end_sum_like_the_reference() {
+    // n = 1000 would leave `in` (ITEMS + 6 elements): the proof fails, the loop stops at
+    // k = stop in bounds; with n = 6 the proof holds.
+    let input = floats(ITEMS + 6, 4);
+    for kernel in ["early_exit", "stored_first"] {
+        for (n, stop) in [(1000, 6), (1000, 0), (6, 6), (6, 1000), (3, 1000)] {
+            let (r, bufs) = both(
+                ENTRY,
+                kernel,
+                &args(n as i32, stop as i32, &input),
+                &[ITEMS],
+                &[8],
+            );
+            r.expect("runs");
+            assert_eq!(
+                to_f32s(&bufs[1]),
+                prefix_sums(n, stop, &input),
+                "{kernel}, n {n}, stop {stop}"
+            );
+        }
+    }
+}
+
+#[test]
+fn loops_leaving_the_buffer_fail_like_the_interpreter() {
+    // k reaches 7 (stop 8): in[x + 7] leaves the 14 elements first for work-item 7; the
+    // work-items before it finished (early_exit, bit-identical buffers). In stored_first
+    // the store of −1 precedes the loop: the error is the same, but the work-items of the
+    // failing iteration may have made their stores or not (a legal schedule), so only the
+    // statuses are compared.
+    let input = floats(ITEMS + 6, 5);
+    let (r, bufs) = both(ENTRY, "early_exit", &args(1000, 8, &input), &[ITEMS], &[8]);
+    let err = r.expect_err("out of bounds");
+    assert!(err.contains("work-item [7, 0, 0]"), "{err}");
+    let finished: Vec<f32> = (0..7)
+        .map(|x| (0..8).fold(0.0f32, |acc, k| acc + input[x + k]))
+        .collect();
+    assert_eq!(&to_f32s(&bufs[1])[..7], &finished[..]);
+    let a = args(1000, 8, &input);
+    let reference = run(
+        EngineKind::Interpreter,
+        ENTRY,
+        "stored_first",
+        &a,
+        &[ITEMS],
+        &[8],
+    );
+    let jit = run(
+        EngineKind::JitStrict,
+        ENTRY,
+        "stored_first",
+        &a,
+        &[ITEMS],
+        &[8],
+    );
+    assert_eq!(jit.0, reference.0);
+    let err = jit.0.expect_err("out of bounds");
+    assert!(err.contains("work-item [7, 0, 0]"), "{err}");
+    assert_eq!(&to_f32s(&jit.1[1])[..4], &finished[..4]);
+}

@@ -23,7 +23,11 @@
 //! otherwise evaluate at every iteration of the loop (Cranelift recomputes their adds of
 //! constants inside it): the guards of affine values defined before the loop join `ok`, and a
 //! widening inside the loop of an affine 32-bit value must also fit for the last work-item
-//! (`lane_span`) at both ends of the range.
+//! (`lane_span`) at both ends of the range. When no effect of the vectorised iteration
+//! precedes the loop, the proofs are checked once at its entry (`bail_unproven`): the
+//! iteration is abandoned (`BAIL`, the scalar loop runs it again with its errors) when one
+//! fails, and the accesses inside are direct, without flag or branch; the checked accesses of
+//! the scalar translator are cold blocks, after the hot code.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -75,6 +79,9 @@ struct Proof {
     /// does not move these out of the loop again), computes them before the loop.
     slot: StackSlot,
     coef: ClValue,
+    /// Checked at the loop's entry, which abandons the vectorised iteration (`BAIL`) when
+    /// it fails (no effect before it): inside the loop the access is direct, without flag.
+    sure: bool,
 }
 
 /// `offset(k) = rest + coef × k` (`i64`; for 32-bit values only the low 32 bits count;
@@ -555,6 +562,7 @@ impl Translator<'_, '_> {
             return;
         }
         let func = self.func;
+        let mut proven = Vec::new();
         for &inst in body {
             let Some(&lp) = loops.of_inst.get(&inst) else {
                 continue;
@@ -583,10 +591,34 @@ impl Translator<'_, '_> {
                 Shape::Affine(stride) if stride == size => (true, size * WIDTH as i64),
                 _ => continue,
             };
-            if let Some(proof) = self.prove(ptr, lp, body, size, write, lane0) {
+            if let Some((proof, ok)) = self.prove(ptr, lp, body, size, write, lane0) {
                 self.loop_proof.proofs.insert(inst, proof);
+                proven.push((inst, ok));
             } else {
                 self.loop_proof.proofs.remove(&inst);
+            }
+        }
+        self.bail_unproven(proven);
+    }
+
+    /// In a vectorised loop before any effect of the iteration: the proofs just made are
+    /// checked here, the iteration abandoned (`BAIL`, the scalar loop runs it again and
+    /// reports its errors) when one fails, and the loop's accesses are then direct.
+    fn bail_unproven(&mut self, proven: Vec<(kir::Inst, ClValue)>) {
+        if proven.is_empty() || self.vec.as_ref().is_none_or(|v| v.effect) {
+            return;
+        }
+        let mut all = self.b.ins().iconst(types::I8, 1);
+        for &(_, ok) in &proven {
+            all = self.b.ins().band(all, ok);
+        }
+        let cont = self.b.create_block();
+        let (bail, zero) = (self.vs().bail, self.iconst32(0));
+        self.b.ins().brif(all, cont, &[], bail, &bargs(&[zero]));
+        self.b.switch_to_block(cont);
+        for (inst, _) in proven {
+            if let Some(p) = self.loop_proof.proofs.get_mut(&inst) {
+                p.sure = true;
             }
         }
     }
@@ -600,7 +632,7 @@ impl Translator<'_, '_> {
         size: i64,
         write: bool,
         lane0: bool,
-    ) -> Option<Proof> {
+    ) -> Option<(Proof, ClValue)> {
         if !(1..LIMIT).contains(&size) || self.shape(lp.k) != Shape::Uniform {
             return None;
         }
@@ -643,12 +675,20 @@ impl Translator<'_, '_> {
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
         self.b.ins().stack_store(types::I64, ok, slot, 0);
         self.b.ins().stack_store(types::I64, start, slot, 8);
-        Some(Proof { size, slot, coef })
+        Some((
+            Proof {
+                size,
+                slot,
+                coef,
+                sure: false,
+            },
+            ok,
+        ))
     }
 
     /// For an access of `size` bytes inside a counted loop proven at the loop's entry: the
     /// proof and the native address for the current `k`.
-    fn loop_access(&mut self, inst: kir::Inst, size: i64) -> Option<(ClValue, ClValue)> {
+    fn loop_access(&mut self, inst: kir::Inst, size: i64) -> Option<(Option<ClValue>, ClValue)> {
         if self.loop_proof.checking {
             return None;
         }
@@ -666,10 +706,11 @@ impl Translator<'_, '_> {
         let k = self.get1(lp.k).ok()?;
         let k = self.b.ins().sextend(types::I64, k);
         let ck = self.b.ins().imul(proof.coef, k);
-        let ok = self
-            .b
-            .ins()
-            .stack_load(types::I64, types::I8, proof.slot, 0);
+        let ok = (!proof.sure).then(|| {
+            self.b
+                .ins()
+                .stack_load(types::I64, types::I8, proof.slot, 0)
+        });
         let start = self
             .b
             .ins()
@@ -692,6 +733,9 @@ impl Translator<'_, '_> {
             return None;
         }
         let (ok, direct) = self.loop_access(inst, i64::try_from(size).ok()?)?;
+        let Some(ok) = ok else {
+            return Some(direct);
+        };
         let checked = self.b.create_block();
         self.b.set_cold_block(checked);
         let join = self.b.create_block();
@@ -699,7 +743,13 @@ impl Translator<'_, '_> {
         self.b.ins().brif(ok, join, &bargs(&[direct]), checked, &[]);
         self.b.switch_to_block(checked);
         self.loop_proof.checking = true;
+        let first_new = self.b.func.dfg.num_blocks();
         let slow = self.address(inst, ptr_value, ptr, size, write);
+        // The checked access's blocks go after the hot code (out of the loop's body).
+        for i in first_new..self.b.func.dfg.num_blocks() {
+            self.b
+                .set_cold_block(cranelift_codegen::ir::Block::from_u32(i as u32));
+        }
         self.loop_proof.checking = false;
         self.b.ins().jump(join, &bargs(&[slow]));
         self.b.switch_to_block(join);
@@ -707,14 +757,15 @@ impl Translator<'_, '_> {
     }
 
     /// For a contiguous access of the vectorised loop (`size` bytes per work-item) inside a
-    /// counted loop: the proof for work-items 0..WIDTH and work-item 0's address.
+    /// counted loop: the proof for work-items 0..WIDTH (`None`: checked at the loop's entry)
+    /// and work-item 0's address.
     pub(super) fn loop_contiguous(
         &mut self,
         inst: kir::Inst,
         _ptr: Value,
         size: i64,
         _write: bool,
-    ) -> Option<(ClValue, ClValue)> {
+    ) -> Option<(Option<ClValue>, ClValue)> {
         self.loop_access(inst, size * WIDTH as i64)
     }
 }

@@ -1143,7 +1143,11 @@ impl Translator<'_, '_> {
             self.loop_contiguous(inst, ptr, size, write)
         };
         let (base, off, mut ok) = match proven {
-            Some((ok, addr)) => (addr, self.b.ins().iconst(types::I64, 0), ok),
+            Some((ok, addr)) => {
+                // (No flag: checked at the loop's entry.)
+                let ok = ok.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1));
+                (addr, self.b.ins().iconst(types::I64, 0), ok)
+            }
             None => {
                 let off = self
                     .b
