@@ -18,7 +18,16 @@
 //! `ok` holds, and the checked access otherwise, which reports errors exactly as before.
 //!
 //! Scalar translator: `address` (scalar loops, and uniform accesses of the vectorised ones).
-//! Vectorised loops: `contiguous` (work-item 0's address, `WIDTH` accesses long).
+//! Vectorised loops: `contiguous` (work-item 0's address, `WIDTH` accesses long). There the
+//! proof also stands for the guards of the pointer's affine form, which `contiguous` would
+//! otherwise evaluate at every iteration of the loop (Cranelift recomputes their adds of
+//! constants inside it): the guards of affine values defined before the loop join `ok`, and a
+//! widening inside the loop of an affine 32-bit value must also fit for the last work-item
+//! (`lane_span`) at both ends of the range. When no effect of the vectorised iteration
+//! precedes the loop, the proofs are checked once at its entry (`bail_unproven`): the
+//! iteration is abandoned (`BAIL`, the scalar loop runs it again with its errors) when one
+//! fails, and the accesses inside are direct, without flag or branch; the checked accesses of
+//! the scalar translator are cold blocks, after the hot code.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -70,6 +79,9 @@ struct Proof {
     /// does not move these out of the loop again), computes them before the loop.
     slot: StackSlot,
     coef: ClValue,
+    /// Checked at the loop's entry, which abandons the vectorised iteration (`BAIL`) when
+    /// it fails (no effect before it): inside the loop the access is direct, without flag.
+    sure: bool,
 }
 
 /// `offset(k) = rest + coef × k` (`i64`; for 32-bit values only the low 32 bits count;
@@ -322,6 +334,18 @@ impl Translator<'_, '_> {
                     }
                 }
                 let rest = self.outer_i64(v, lane0)?;
+                if lane0 {
+                    // The proof stands in for the lanes' guards (`contiguous` skips them).
+                    let guards = self
+                        .vec
+                        .as_ref()
+                        .and_then(|s| s.affine.get(&v))
+                        .map(|af| af.guards.clone())
+                        .unwrap_or_default();
+                    for g in guards {
+                        *ok = self.b.ins().band(*ok, g);
+                    }
+                }
                 return Some(Form { rest, coef: None });
             }
         };
@@ -389,7 +413,10 @@ impl Translator<'_, '_> {
                 let to = super::int_bits(self.ty(v))?;
                 let f = sub(self, arg, ok)?;
                 match (from, to) {
-                    (32, 64) => Some(self.widen(f, op == ConvertOp::SConvert, lp, ok)),
+                    (32, 64) => {
+                        let span = self.lane_span(arg, lane0);
+                        Some(self.widen(f, op == ConvertOp::SConvert, span, lp, ok))
+                    }
                     (64, 64) | (32, 32) | (64, 32) => Some(f),
                     _ => None,
                 }
@@ -409,7 +436,10 @@ impl Translator<'_, '_> {
                 let o = match super::int_bits(self.ty(offset))? {
                     64 => o,
                     // `PtrAdd` sign-extends a narrower offset.
-                    32 => self.widen(o, true, lp, ok),
+                    32 => {
+                        let span = self.lane_span(offset, lane0);
+                        self.widen(o, true, span, lp, ok)
+                    }
                     _ => return None,
                 };
                 // The tag bits of the pointer do not matter: the offset is masked.
@@ -440,9 +470,31 @@ impl Translator<'_, '_> {
         Some((k0, last))
     }
 
+    /// For a proof of work-item 0's access standing for the iteration's `WIDTH` work-items
+    /// (`lane0`): how far the last work-item's value of the 32-bit `v` lies from work-item 0's
+    /// (`(WIDTH − 1) × stride`; `None`: the same value; `Some(None)`: too far to prove).
+    fn lane_span(&self, v: Value, lane0: bool) -> Option<Option<i64>> {
+        match self.shape(v) {
+            Shape::Affine(s) if lane0 => {
+                Some(s.checked_mul(WIDTH as i64 - 1).filter(|d| d.abs() < LIMIT))
+            }
+            _ => None,
+        }
+    }
+
     /// The widening of a 32-bit form: exact along the loop when its values at both ends fit
-    /// (added to `ok`).
-    fn widen(&mut self, f: Form, signed: bool, lp: CountedLoop, ok: &mut ClValue) -> Form {
+    /// (added to `ok`). With `span` (`lane_span`), also the last work-item's values at both
+    /// ends: the widening is then exact for every work-item of the iteration and every `k`
+    /// (the value is linear in both), which is what the vectorised loop's guard of this
+    /// widening checks at each iteration.
+    fn widen(
+        &mut self,
+        f: Form,
+        signed: bool,
+        span: Option<Option<i64>>,
+        lp: CountedLoop,
+        ok: &mut ClValue,
+    ) -> Form {
         let ext = |t: &mut Self, x: ClValue| {
             let low = t.b.ins().ireduce(types::I32, x);
             if signed {
@@ -452,7 +504,25 @@ impl Translator<'_, '_> {
             }
         };
         let rest = ext(self, f.rest);
+        let span = match span {
+            Some(Some(d)) => Some(d),
+            Some(None) => {
+                *ok = self.b.ins().iconst(types::I8, 0);
+                None
+            }
+            None => None,
+        };
+        // The last work-item's exact value `e + span` fits when `e` (work-item 0's) does.
+        let lanes_fit = |t: &mut Self, e: ClValue, ok: &mut ClValue| {
+            if let Some(d) = span {
+                let last = t.b.ins().iadd_imm_s(e, d);
+                let back = ext(t, last);
+                let fits = t.b.ins().icmp(IntCC::Equal, back, last);
+                *ok = t.b.ins().band(*ok, fits);
+            }
+        };
         let Some(c) = f.coef else {
+            lanes_fit(self, rest, ok);
             return Form { rest, coef: None };
         };
         let c32 = self.b.ins().ireduce(types::I32, c);
@@ -470,6 +540,7 @@ impl Translator<'_, '_> {
             let back = ext(self, e);
             let fits = self.b.ins().icmp(IntCC::Equal, back, e);
             *ok = self.b.ins().band(*ok, fits);
+            lanes_fit(self, e, ok);
         }
         Form {
             rest,
@@ -491,6 +562,7 @@ impl Translator<'_, '_> {
             return;
         }
         let func = self.func;
+        let mut proven = Vec::new();
         for &inst in body {
             let Some(&lp) = loops.of_inst.get(&inst) else {
                 continue;
@@ -519,10 +591,34 @@ impl Translator<'_, '_> {
                 Shape::Affine(stride) if stride == size => (true, size * WIDTH as i64),
                 _ => continue,
             };
-            if let Some(proof) = self.prove(ptr, lp, body, size, write, lane0) {
+            if let Some((proof, ok)) = self.prove(ptr, lp, body, size, write, lane0) {
                 self.loop_proof.proofs.insert(inst, proof);
+                proven.push((inst, ok));
             } else {
                 self.loop_proof.proofs.remove(&inst);
+            }
+        }
+        self.bail_unproven(proven);
+    }
+
+    /// In a vectorised loop before any effect of the iteration: the proofs just made are
+    /// checked here, the iteration abandoned (`BAIL`, the scalar loop runs it again and
+    /// reports its errors) when one fails, and the loop's accesses are then direct.
+    fn bail_unproven(&mut self, proven: Vec<(kir::Inst, ClValue)>) {
+        if proven.is_empty() || self.vec.as_ref().is_none_or(|v| v.effect) {
+            return;
+        }
+        let mut all = self.b.ins().iconst(types::I8, 1);
+        for &(_, ok) in &proven {
+            all = self.b.ins().band(all, ok);
+        }
+        let cont = self.b.create_block();
+        let (bail, zero) = (self.vs().bail, self.iconst32(0));
+        self.b.ins().brif(all, cont, &[], bail, &bargs(&[zero]));
+        self.b.switch_to_block(cont);
+        for (inst, _) in proven {
+            if let Some(p) = self.loop_proof.proofs.get_mut(&inst) {
+                p.sure = true;
             }
         }
     }
@@ -536,7 +632,7 @@ impl Translator<'_, '_> {
         size: i64,
         write: bool,
         lane0: bool,
-    ) -> Option<Proof> {
+    ) -> Option<(Proof, ClValue)> {
         if !(1..LIMIT).contains(&size) || self.shape(lp.k) != Shape::Uniform {
             return None;
         }
@@ -579,12 +675,20 @@ impl Translator<'_, '_> {
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
         self.b.ins().stack_store(types::I64, ok, slot, 0);
         self.b.ins().stack_store(types::I64, start, slot, 8);
-        Some(Proof { size, slot, coef })
+        Some((
+            Proof {
+                size,
+                slot,
+                coef,
+                sure: false,
+            },
+            ok,
+        ))
     }
 
     /// For an access of `size` bytes inside a counted loop proven at the loop's entry: the
     /// proof and the native address for the current `k`.
-    fn loop_access(&mut self, inst: kir::Inst, size: i64) -> Option<(ClValue, ClValue)> {
+    fn loop_access(&mut self, inst: kir::Inst, size: i64) -> Option<(Option<ClValue>, ClValue)> {
         if self.loop_proof.checking {
             return None;
         }
@@ -602,10 +706,11 @@ impl Translator<'_, '_> {
         let k = self.get1(lp.k).ok()?;
         let k = self.b.ins().sextend(types::I64, k);
         let ck = self.b.ins().imul(proof.coef, k);
-        let ok = self
-            .b
-            .ins()
-            .stack_load(types::I64, types::I8, proof.slot, 0);
+        let ok = (!proof.sure).then(|| {
+            self.b
+                .ins()
+                .stack_load(types::I64, types::I8, proof.slot, 0)
+        });
         let start = self
             .b
             .ins()
@@ -628,6 +733,9 @@ impl Translator<'_, '_> {
             return None;
         }
         let (ok, direct) = self.loop_access(inst, i64::try_from(size).ok()?)?;
+        let Some(ok) = ok else {
+            return Some(direct);
+        };
         let checked = self.b.create_block();
         self.b.set_cold_block(checked);
         let join = self.b.create_block();
@@ -635,7 +743,13 @@ impl Translator<'_, '_> {
         self.b.ins().brif(ok, join, &bargs(&[direct]), checked, &[]);
         self.b.switch_to_block(checked);
         self.loop_proof.checking = true;
+        let first_new = self.b.func.dfg.num_blocks();
         let slow = self.address(inst, ptr_value, ptr, size, write);
+        // The checked access's blocks go after the hot code (out of the loop's body).
+        for i in first_new..self.b.func.dfg.num_blocks() {
+            self.b
+                .set_cold_block(cranelift_codegen::ir::Block::from_u32(i as u32));
+        }
         self.loop_proof.checking = false;
         self.b.ins().jump(join, &bargs(&[slow]));
         self.b.switch_to_block(join);
@@ -643,14 +757,15 @@ impl Translator<'_, '_> {
     }
 
     /// For a contiguous access of the vectorised loop (`size` bytes per work-item) inside a
-    /// counted loop: the proof for work-items 0..WIDTH and work-item 0's address.
+    /// counted loop: the proof for work-items 0..WIDTH (`None`: checked at the loop's entry)
+    /// and work-item 0's address.
     pub(super) fn loop_contiguous(
         &mut self,
         inst: kir::Inst,
         _ptr: Value,
         size: i64,
         _write: bool,
-    ) -> Option<(ClValue, ClValue)> {
+    ) -> Option<(Option<ClValue>, ClValue)> {
         self.loop_access(inst, size * WIDTH as i64)
     }
 }

@@ -1143,7 +1143,11 @@ impl Translator<'_, '_> {
             self.loop_contiguous(inst, ptr, size, write)
         };
         let (base, off, mut ok) = match proven {
-            Some((ok, addr)) => (addr, self.b.ins().iconst(types::I64, 0), ok),
+            Some((ok, addr)) => {
+                // (No flag: checked at the loop's entry.)
+                let ok = ok.unwrap_or_else(|| self.b.ins().iconst(types::I8, 1));
+                (addr, self.b.ins().iconst(types::I64, 0), ok)
+            }
             None => {
                 let off = self
                     .b
@@ -1158,7 +1162,8 @@ impl Translator<'_, '_> {
         if ranged {
             // In bounds with its guards for the whole row (`range_proof`).
             ok = self.b.ins().iconst(types::I8, 1);
-        } else {
+        } else if proven.is_none() {
+            // (A loop proof covers the guards for the whole loop.)
             for g in af.guards {
                 ok = self.b.ins().band(ok, g);
             }
