@@ -14,7 +14,8 @@
 //! every iteration: the uniform integer operations, comparisons and conversions whose operands
 //! are all row-invariant (parameters, constants, work-item queries that do not change along
 //! the row, and results of such operations) are translated once in the block before each
-//! version of the loop, and skipped inside it. They are pure and cannot fail, so computing
+//! version of the loop (through a stack slot, which keeps Cranelift from placing them at
+//! their uses again), and skipped inside it. They are pure and cannot fail, so computing
 //! them for a row whose iterations might not reach them changes nothing.
 //!
 //! A uniform branch on a constant (a comparison the row proof decided, `row_proof`) becomes a
@@ -22,7 +23,7 @@
 
 use std::collections::HashSet;
 
-use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+use cranelift_codegen::ir::{InstBuilder, InstructionData, MemFlagsData, Opcode, ValueDef};
 use kir::{BinaryOp, CmpOp, ConvertOp, Function, InstData};
 
 use super::super::{lanes_of, wi_source, ClValue, Translator, Unsupported, WiSource};
@@ -163,10 +164,31 @@ impl Translator<'_, '_> {
                     continue;
                 }
                 self.inst(inst)?;
+                if !matches!(data, InstData::Const { .. }) {
+                    self.pin(r);
+                }
                 invariant.insert(r);
                 hoisted.insert(inst);
             }
         }
         Ok(hoisted)
+    }
+
+    /// Keeps `v`'s lanes where they are: through a stack slot written and read before the
+    /// loop (Cranelift places pure values again at their uses, inside the loop, when one of
+    /// their operands is a constant, but leaves a load where it is).
+    fn pin(&mut self, v: kir::Value) {
+        let Some(lanes) = self.vals[v.index()].clone() else {
+            return;
+        };
+        let flags = MemFlagsData::trusted();
+        let mut pinned = Vec::new();
+        for x in lanes {
+            let ty = self.b.func.dfg.value_type(x);
+            let slot = self.slot(ty.bytes());
+            self.b.ins().store(flags, x, slot, 0);
+            pinned.push(self.b.ins().load(ty, flags, slot, 0));
+        }
+        self.vals[v.index()] = Some(pinned);
     }
 }

@@ -100,6 +100,9 @@ pub(super) struct VecState {
     /// Contiguous accesses proven in bounds for the whole row (the loop being translated is
     /// the unchecked one, see `row_proof`): the address of work-item 0's access.
     proven: HashMap<kir::Inst, ClValue>,
+    /// Whether `proven` holds the stack slots of the addresses, read at each use
+    /// (`shared_base::reload`).
+    proven_reload: bool,
     /// Row-invariant instructions translated before the loop (`invariant`), skipped in it.
     hoisted: std::collections::HashSet<kir::Inst>,
     /// The constant a proven access adds to the address in `proven` (`shared_base`).
@@ -137,6 +140,7 @@ impl VecState {
             proven: HashMap::new(),
             proven_disp: HashMap::new(),
             hoisted: std::collections::HashSet::new(),
+            proven_reload: false,
             proven_cmps: Vec::new(),
             masked,
             dead,

@@ -623,10 +623,16 @@ impl Translator<'_, '_> {
         let fast = self.b.create_block();
         let flags = MemFlagsData::trusted();
         let mut kept = HashMap::new();
+        // Many bases are read from their slots at each use (`shared_base::reload`).
+        let reload = super::shared_base::reload(addrs.len());
+        self.vs().proven_reload = reload;
         for (inst, addr) in addrs {
             let slot = self.slot(8);
             self.b.ins().store(flags, addr, slot, 0);
-            let again = self.b.ins().load(types::I64, flags, slot, 0);
+            let again = match reload {
+                true => slot,
+                false => self.b.ins().load(types::I64, flags, slot, 0),
+            };
             kept.insert(inst, again);
         }
         for (inst, base, disp) in shared.shared {
@@ -648,6 +654,13 @@ impl Translator<'_, '_> {
     ) -> Result<Option<Option<Vec<Vec<ClValue>>>>, Unsupported> {
         let Some(&addr0) = self.vs().proven.get(&inst) else {
             return Ok(None);
+        };
+        let addr0 = match self.vs().proven_reload {
+            true => self
+                .b
+                .ins()
+                .load(types::I64, MemFlagsData::trusted(), addr0, 0),
+            false => addr0,
         };
         let access = self
             .contiguous_access(inst)

@@ -13,6 +13,11 @@
 //! ignore wrapping, so before the loop the proof checks `p(0) = base + c` exactly for each
 //! sharing access (a wrap makes the check fail and the row run the checked loop): the
 //! addresses are then the ones the access would have used on its own, for every iteration.
+//!
+//! With more than `RELOAD_ABOVE` bases left, the register allocator still keeps them in spill
+//! slots, reloading each in the iteration and storing it back at the latch: the unchecked loop
+//! then reads each base from the stack slot it goes through (`branch_on_proof`) at its use,
+//! a load per use and no store.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +33,14 @@ const DEPTH: u32 = 12;
 
 /// Displacements must fit an x86-64 address displacement with room to spare.
 const MAX_DISP: i64 = 1 << 30;
+
+/// Most bases the unchecked loop keeps in registers (see the module doc).
+const RELOAD_ABOVE: usize = 3;
+
+/// Whether the unchecked loop reads its `bases` proven addresses from their slots at each use.
+pub(super) fn reload(bases: usize) -> bool {
+    bases > RELOAD_ABOVE
+}
 
 /// `Σ coefficient × value + constant`, wrapping, coefficients by value index (no zeros).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
