@@ -39,6 +39,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 
 mod dead_params;
 pub(super) mod idle;
+mod invariant;
 pub(super) mod loop_proof;
 mod masked;
 mod math;
@@ -47,6 +48,7 @@ mod phase_remat;
 mod range_proof;
 mod row_prefix;
 mod row_proof;
+mod shared_base;
 mod simd_int;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
@@ -98,6 +100,13 @@ pub(super) struct VecState {
     /// Contiguous accesses proven in bounds for the whole row (the loop being translated is
     /// the unchecked one, see `row_proof`): the address of work-item 0's access.
     proven: HashMap<kir::Inst, ClValue>,
+    /// Whether `proven` holds the stack slots of the addresses, read at each use
+    /// (`shared_base::reload`).
+    proven_reload: bool,
+    /// Row-invariant instructions translated before the loop (`invariant`), skipped in it.
+    hoisted: std::collections::HashSet<kir::Inst>,
+    /// The constant a proven access adds to the address in `proven` (`shared_base`).
+    proven_disp: HashMap<kir::Inst, i32>,
     /// Comparisons proven to have this value for every work-item of the row (in the
     /// unchecked loop; uniform there).
     proven_cmps: Vec<(kir::Inst, bool)>,
@@ -129,6 +138,9 @@ impl VecState {
             fail: cranelift_codegen::ir::Block::reserved_value(),
             effect: false,
             proven: HashMap::new(),
+            proven_disp: HashMap::new(),
+            hoisted: std::collections::HashSet::new(),
+            proven_reload: false,
             proven_cmps: Vec::new(),
             masked,
             dead,
@@ -556,7 +568,8 @@ impl Translator<'_, '_> {
         )];
         match self.row_proofs(&order, &args, row_base, n)? {
             Some(proof) => {
-                let (fast, addrs) = self.branch_on_proof(proof.ok, proof.addrs, checked);
+                let (fast, addrs) =
+                    self.branch_on_proof(proof.ok, proof.addrs, proof.shared, checked);
                 // Without borders the prefix is the whole row: the loop runs to `n`.
                 let len = proof.whole.map_or(n, |_| proof.prefix);
                 let whole = proof.whole;
@@ -606,9 +619,12 @@ impl Translator<'_, '_> {
             let cb = self.b.create_block();
             self.blocks.insert(kb, cb);
         }
+        // The kernel's parameters: the row's values when no branch targets the entry block.
+        let bound = self.bind_entry_args(entry, args)?;
+        let args = if bound { &[][..] } else { args };
         for &kb in order {
             let cb = self.blocks[&kb];
-            if self.params_bound_at_jump(kb) {
+            if self.params_bound_at_jump(kb) || (bound && kb == entry) {
                 continue;
             }
             for &p in func.dfg.block_params(kb) {
@@ -640,6 +656,7 @@ impl Translator<'_, '_> {
             }
             self.add_mask_param(kb, cb);
         }
+        self.vs().hoisted = self.hoist_row_invariants(order, bound)?;
         self.vec_row_loop(args, row_base, n, entry, whole)?;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
@@ -657,6 +674,9 @@ impl Translator<'_, '_> {
             self.vs().memo.clear();
             self.vs().effect = before.get(&kb).copied().unwrap_or(true);
             for &inst in func.layout.insts(kb) {
+                if self.vs().hoisted.contains(&inst) {
+                    continue;
+                }
                 let effect = self.vs().effect;
                 self.fail = if effect { fail } else { bail };
                 self.vinst(inst)?;
@@ -881,7 +901,11 @@ impl Translator<'_, '_> {
                 let (e, eargs) = self.vblock_call(else_dest)?;
                 if self.shape(*cond) == Shape::Uniform {
                     let c = self.get1(*cond)?;
-                    self.b.ins().brif(c, t, &targs, e, &eargs);
+                    match self.known_const(c) {
+                        Some(0) => self.b.ins().jump(e, &eargs),
+                        Some(_) => self.b.ins().jump(t, &targs),
+                        None => self.b.ins().brif(c, t, &targs, e, &eargs),
+                    };
                     return Ok(());
                 }
                 // The work-items of the iteration go one way together, or the iteration is

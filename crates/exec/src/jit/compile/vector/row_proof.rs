@@ -27,6 +27,7 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, InstData, Value, ValueDef};
 
 use super::super::{lanes_of, ClValue, RootEntry, RowLoop, Translator, Unsupported};
 use super::row_prefix::Border;
+use super::shared_base::Sharing;
 use super::{int_bits, Shape, WIDTH};
 
 /// Strides and access sizes the proof accepts stay below this, and so does the row length
@@ -38,6 +39,8 @@ pub(super) struct RowProof {
     pub(super) ok: ClValue,
     /// Work-item 0's address of each proven contiguous access, in program order.
     pub(super) addrs: Vec<(kir::Inst, ClValue)>,
+    /// Proven accesses using another one's address plus a constant (`shared_base`).
+    pub(super) shared: Sharing,
     /// Comparisons with the same value for every work-item of the row.
     pub(super) cmps: Vec<(kir::Inst, bool)>,
     /// The shapes with those comparisons uniform (`None`: no comparison).
@@ -475,11 +478,13 @@ impl Translator<'_, '_> {
             let linear = self.b.ins().icmp(IntCC::Equal, off1, expect);
             ok = self.b.ins().band(ok, linear);
             let addr = self.b.ins().iadd(access.root.base, off0);
-            addrs.push((access.inst, addr));
+            addrs.push((access.inst, access.ptr, addr));
         }
+        let (addrs, shared, ok) = self.share_bases(addrs, ok);
         Ok(Some(RowProof {
             ok,
             addrs,
+            shared,
             cmps: proven_cmps,
             shapes,
             ranged,
@@ -612,16 +617,29 @@ impl Translator<'_, '_> {
         &mut self,
         ok: ClValue,
         addrs: Vec<(kir::Inst, ClValue)>,
+        shared: Sharing,
         checked: cranelift_codegen::ir::Block,
     ) -> (cranelift_codegen::ir::Block, HashMap<kir::Inst, ClValue>) {
         let fast = self.b.create_block();
         let flags = MemFlagsData::trusted();
         let mut kept = HashMap::new();
+        // Many bases are read from their slots at each use (`shared_base::reload`).
+        let reload = super::shared_base::reload(addrs.len());
+        self.vs().proven_reload = reload;
         for (inst, addr) in addrs {
             let slot = self.slot(8);
             self.b.ins().store(flags, addr, slot, 0);
-            let again = self.b.ins().load(types::I64, flags, slot, 0);
+            let again = match reload {
+                true => slot,
+                false => self.b.ins().load(types::I64, flags, slot, 0),
+            };
             kept.insert(inst, again);
+        }
+        for (inst, base, disp) in shared.shared {
+            if let Some(&addr) = kept.get(&base) {
+                kept.insert(inst, addr);
+                self.vs().proven_disp.insert(inst, disp);
+            }
         }
         self.b.ins().brif(ok, fast, &[], checked, &[]);
         (fast, kept)
@@ -636,6 +654,13 @@ impl Translator<'_, '_> {
     ) -> Result<Option<Option<Vec<Vec<ClValue>>>>, Unsupported> {
         let Some(&addr0) = self.vs().proven.get(&inst) else {
             return Ok(None);
+        };
+        let addr0 = match self.vs().proven_reload {
+            true => self
+                .b
+                .ins()
+                .load(types::I64, MemFlagsData::trusted(), addr0, 0),
+            false => addr0,
         };
         let access = self
             .contiguous_access(inst)
@@ -655,14 +680,16 @@ impl Translator<'_, '_> {
         let at = self.b.ins().imul_imm_s(first, access.size);
         let addr = self.b.ins().iadd(addr0, at);
         let flags = MemFlagsData::new().with_notrap();
+        // A shared base's accesses add their constant (`shared_base`).
+        let disp = self.vs().proven_disp.get(&inst).copied().unwrap_or(0);
         if lanes.len() == 1 && lanes[0].0 == types::F32 {
             match value {
                 Some(v) => {
                     let x = self.simd_of(v)?[0];
-                    self.b.ins().store(flags, x, addr, 0);
+                    self.b.ins().store(flags, x, addr, disp);
                 }
                 None => {
-                    let x = self.b.ins().load(types::F32X4, flags, addr, 0);
+                    let x = self.b.ins().load(types::F32X4, flags, addr, disp);
                     let r = func.dfg.inst_result(inst).ok_or("load without result")?;
                     self.vs().simd.insert(r, vec![x]);
                 }
@@ -677,7 +704,7 @@ impl Translator<'_, '_> {
             }
         }
         let mut per = Vec::new();
-        let mut off = 0i32;
+        let mut off = disp;
         for j in 0..WIDTH {
             let mut loaded = Vec::new();
             for (k, &(cl, _)) in lanes.iter().enumerate() {
