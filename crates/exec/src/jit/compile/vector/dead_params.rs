@@ -9,13 +9,14 @@
 
 use std::collections::HashSet;
 
-use cranelift_codegen::ir::InstBuilder;
+use cranelift_codegen::ir::{types, InstBuilder};
 use kir::{Function, InstData, Value};
 
 use super::super::{lanes_of, ClValue, Translator};
 
-/// The dead block parameters of `func` whose lanes are scalar integers (a varying float
-/// is one `f32x4`, already computed: passing it on costs nothing).
+/// The dead block parameters of `func` whose lanes are scalar integers or floats (a varying
+/// float is one `f32x4`, already computed, but passing it on around a loop keeps a register
+/// busy: nbody's `dx`, `r2`, `inv` … made its loop spill).
 pub(super) fn dead_params(func: &Function, order: &[kir::Block]) -> HashSet<Value> {
     // Values read by something else than a branch argument.
     let mut read = HashSet::new();
@@ -64,8 +65,11 @@ pub(super) fn dead_params(func: &Function, order: &[kir::Block]) -> HashSet<Valu
         .flat_map(|&kb| func.dfg.block_params(kb).iter().copied())
         .filter(|p| !live.contains(p))
         .filter(|&p| {
-            lanes_of(func.dfg.value_type(p))
-                .is_ok_and(|lanes| lanes.iter().all(|&(cl, _)| cl.is_int()))
+            lanes_of(func.dfg.value_type(p)).is_ok_and(|lanes| {
+                lanes
+                    .iter()
+                    .all(|&(cl, _)| cl.is_int() || cl == types::F32 || cl == types::F64)
+            })
         })
         .collect()
 }
@@ -80,7 +84,11 @@ impl Translator<'_, '_> {
         Some(
             lanes
                 .iter()
-                .map(|&(cl, _)| self.b.ins().iconst(cl, 0))
+                .map(|&(cl, _)| match cl {
+                    types::F32 => self.b.ins().f32const(0.0),
+                    types::F64 => self.b.ins().f64const(0.0),
+                    _ => self.b.ins().iconst(cl, 0),
+                })
                 .collect(),
         )
     }

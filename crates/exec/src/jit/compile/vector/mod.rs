@@ -42,6 +42,7 @@ pub(super) mod idle;
 pub(super) mod loop_proof;
 mod masked;
 mod math;
+mod packed;
 pub(super) mod phase;
 mod phase_remat;
 mod range_proof;
@@ -957,6 +958,7 @@ impl Translator<'_, '_> {
                 if let Some(done) = self.contiguous(inst)? {
                     if let (Some(r), Some(per)) = (result, done) {
                         self.vs().varying.insert(r, per);
+                        self.pack_varying_f32(r)?;
                     }
                     return Ok(());
                 }
@@ -967,6 +969,7 @@ impl Translator<'_, '_> {
                 let per = self.replay_all(inst)?;
                 if let Some(r) = result {
                     self.vs().varying.insert(r, per);
+                    self.pack_varying_f32(r)?;
                 }
                 Ok(())
             }
