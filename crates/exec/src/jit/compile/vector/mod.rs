@@ -109,6 +109,8 @@ pub(super) struct VecState {
     /// Contiguous accesses proven in bounds with their guards for the row by intervals, and
     /// affine clamps proven the identity (`range_proof`; in the unchecked loop).
     ranged: Vec<kir::Inst>,
+    /// Varying `f32` values whose `f32x4` form is kept in a stack slot (`packed`).
+    packed: HashMap<Value, cranelift_codegen::ir::StackSlot>,
 }
 
 impl VecState {
@@ -134,6 +136,7 @@ impl VecState {
             masked,
             dead,
             ranged: Vec::new(),
+            packed: HashMap::new(),
         }
     }
 }
@@ -578,6 +581,7 @@ impl Translator<'_, '_> {
             self.vs().proven = addrs;
             self.vs().proven_cmps = cmps;
             self.vs().ranged = ranged;
+            self.vs().packed.clear();
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
             self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
@@ -724,7 +728,9 @@ impl Translator<'_, '_> {
         if let Some(x) = self.vs().memo.get(&(v, SIMD_KEY)) {
             return Ok(x.clone());
         }
-        let out: Vec<ClValue> = if self.shape(v) == Shape::Uniform {
+        let out: Vec<ClValue> = if let Some(x) = self.packed_f32(v) {
+            x
+        } else if self.shape(v) == Shape::Uniform {
             let l = self.get(v)?;
             l.iter()
                 .map(|&x| self.simd_pack(v, &[x]))
@@ -952,6 +958,7 @@ impl Translator<'_, '_> {
                 if self.simd_inst(inst)?
                     || self.simd_int_inst(inst)?
                     || self.simd_math_inst(inst)?
+                    || self.packed_extract(inst)?
                 {
                     return Ok(());
                 }
