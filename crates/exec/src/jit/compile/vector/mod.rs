@@ -104,7 +104,7 @@ pub(super) struct VecState {
     proven_cmps: Vec<(kir::Inst, bool)>,
     /// The loops run under masks.
     masked: masked::MaskState,
-    /// Block parameters nothing reads (`dead_params`): uniform, passed zeros.
+    /// Block parameters nothing reads (`dead_params`): uniform, without a Cranelift parameter.
     dead: std::collections::HashSet<Value>,
     /// Contiguous accesses proven in bounds with their guards for the row by intervals, and
     /// affine clamps proven the identity (`range_proof`; in the unchecked loop).
@@ -617,6 +617,9 @@ impl Translator<'_, '_> {
                 continue;
             }
             for &p in func.dfg.block_params(kb) {
+                if self.bind_dead_param(p)? {
+                    continue;
+                }
                 let lanes_ty = lanes_of(self.ty(p))?;
                 if kb == entry || self.shape(p) == Shape::Uniform {
                     let lanes = lanes_ty
