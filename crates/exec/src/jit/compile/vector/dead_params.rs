@@ -5,17 +5,19 @@
 //! Such a parameter of an affine value would be varying (block parameters are never affine),
 //! so every iteration would replay the instruction for each work-item only to pass lanes
 //! nobody uses. A parameter is dead when its only uses are as branch arguments to dead
-//! parameters; the vectorised loop gives it the shape uniform and passes zeros.
+//! parameters; the vectorised loop gives it the shape uniform, no Cranelift parameter and no
+//! arguments (its value, never read, is zeros made before the loop).
 
 use std::collections::HashSet;
 
-use cranelift_codegen::ir::InstBuilder;
+use cranelift_codegen::ir::{types, InstBuilder};
 use kir::{Function, InstData, Value};
 
-use super::super::{lanes_of, ClValue, Translator};
+use super::super::{lanes_of, ClValue, Translator, Unsupported};
 
-/// The dead block parameters of `func` whose lanes are scalar integers (a varying float
-/// is one `f32x4`, already computed: passing it on costs nothing).
+/// The dead block parameters of `func` whose lanes are scalar integers or floats (a varying
+/// float is one `f32x4`, already computed, but passing it on around a loop keeps a register
+/// busy: nbody's `dx`, `r2`, `inv` … made its loop spill).
 pub(super) fn dead_params(func: &Function, order: &[kir::Block]) -> HashSet<Value> {
     // Values read by something else than a branch argument.
     let mut read = HashSet::new();
@@ -64,24 +66,40 @@ pub(super) fn dead_params(func: &Function, order: &[kir::Block]) -> HashSet<Valu
         .flat_map(|&kb| func.dfg.block_params(kb).iter().copied())
         .filter(|p| !live.contains(p))
         .filter(|&p| {
-            lanes_of(func.dfg.value_type(p))
-                .is_ok_and(|lanes| lanes.iter().all(|&(cl, _)| cl.is_int()))
+            lanes_of(func.dfg.value_type(p)).is_ok_and(|lanes| {
+                lanes
+                    .iter()
+                    .all(|&(cl, _)| cl.is_int() || cl == types::F32 || cl == types::F64)
+            })
         })
         .collect()
 }
 
 impl Translator<'_, '_> {
-    /// Zeros for every lane of the dead parameter `p` (see `dead_params`).
+    /// The branch arguments of the dead parameter `p` (see `dead_params`): none, its block
+    /// has no Cranelift parameter for it (a zero passed around a loop would still take a
+    /// register: nbody's loop spilled an accumulator).
     pub(super) fn dead_param_args(&mut self, p: Value) -> Option<Vec<ClValue>> {
-        if !self.vec.as_ref()?.dead.contains(&p) {
-            return None;
+        self.vec.as_ref()?.dead.contains(&p).then(Vec::new)
+    }
+
+    /// Binds the dead parameter `p` to zeros made in the current block (before the loop, so
+    /// they dominate every use; nothing but branches to dead parameters reads them); returns
+    /// whether `p` is dead.
+    pub(super) fn bind_dead_param(&mut self, p: Value) -> Result<bool, Unsupported> {
+        if !self.vec.as_ref().is_some_and(|v| v.dead.contains(&p)) {
+            return Ok(false);
         }
-        let lanes = lanes_of(self.ty(p)).ok()?;
-        Some(
-            lanes
-                .iter()
-                .map(|&(cl, _)| self.b.ins().iconst(cl, 0))
-                .collect(),
-        )
+        let lanes = lanes_of(self.ty(p))?;
+        let zeros = lanes
+            .iter()
+            .map(|&(cl, _)| match cl {
+                types::F32 => self.b.ins().f32const(0.0),
+                types::F64 => self.b.ins().f64const(0.0),
+                _ => self.b.ins().iconst(cl, 0),
+            })
+            .collect();
+        self.vals[p.index()] = Some(zeros);
+        Ok(true)
     }
 }

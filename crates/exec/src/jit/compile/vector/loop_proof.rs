@@ -1,9 +1,11 @@
 //! Accesses of counted loops proven in bounds for the loop's whole range.
 //!
 //! A counted loop (`counted_loops`) has a header with an `i32` parameter `k` that enters the
-//! loop as a constant `k0`, comes back along the single back edge as `k + 1`, and a branch
-//! `k < n` (signed) into the loop, `n` a constant or a parameter of the function. Inside the
-//! loop (outside the header) `k0 ≤ k ≤ n − 1` holds, and `k + 1` cannot wrap.
+//! loop as a constant `k0` (or an integer expression of constants, `-2` being `ineg 2`),
+//! comes back along the single back edge as `k + 1`, and a branch `k < n` (signed) into the
+//! loop, `n` a constant or a parameter of the function, or `k ≤ C`, `C` a constant below
+//! `i32::MAX` (a convolution's `for (dx = -2; dx <= 2; dx++)`, taken as `n = C + 1`). Inside
+//! the loop (outside the header) `k0 ≤ k ≤ n − 1` holds, and `k + 1` cannot wrap.
 //!
 //! A load or store there whose address depends on `k` only through pure integer arithmetic
 //! (`+`, `−`, `×` and `<<` by a value that does not depend on `k`, widening conversions,
@@ -49,6 +51,8 @@ struct CountedLoop {
     k: Value,
     k0: i64,
     n: Value,
+    /// The header tests `k ≤ n` (`n` a constant below `i32::MAX`): the last value is `n`.
+    inclusive: bool,
 }
 
 /// The counted loops of a function: the innermost one of each instruction inside one.
@@ -167,13 +171,18 @@ fn counted_header(
     let ValueDef::Result(cmp) = func.dfg.value_def(*cond) else {
         return None;
     };
-    let InstData::Cmp {
-        op: CmpOp::SLt,
-        a: k,
-        b: n,
-    } = *func.dfg.inst(cmp)
-    else {
-        return None;
+    let (k, n, inclusive) = match *func.dfg.inst(cmp) {
+        InstData::Cmp {
+            op: CmpOp::SLt,
+            a,
+            b,
+        } => (a, b, false),
+        InstData::Cmp {
+            op: CmpOp::SLe,
+            a,
+            b,
+        } if const_int(func, b).is_some_and(|c| c < i64::from(i32::MAX)) => (a, b, true),
+        _ => return None,
     };
     if func.dfg.value_type(k) != Type::I32 || func.dfg.value_type(n) != Type::I32 {
         return None;
@@ -253,7 +262,7 @@ fn counted_header(
         }
     }
     // One entry with a constant, one back edge with k + 1.
-    let k0 = const_int(func, init?)?;
+    let k0 = super::range_proof::fold(func, init?)?;
     let [next] = from_body[..] else {
         return None;
     };
@@ -270,7 +279,16 @@ fn counted_header(
     };
     let one =
         (a == k && const_int(func, b) == Some(1)) || (b == k && const_int(func, a) == Some(1));
-    (one && (-LIMIT..LIMIT).contains(&k0)).then_some((body, CountedLoop { header, k, k0, n }))
+    (one && (-LIMIT..LIMIT).contains(&k0)).then_some((
+        body,
+        CountedLoop {
+            header,
+            k,
+            k0,
+            n,
+            inclusive,
+        },
+    ))
 }
 
 impl Translator<'_, '_> {
@@ -456,7 +474,7 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// `k0` and `n − 1` as `i64`.
+    /// `k0` and the last value (`n − 1`, or `n` for `k ≤ n`) as `i64`.
     fn loop_ends(&mut self, lp: CountedLoop) -> Option<(ClValue, ClValue)> {
         let k0 = self.b.ins().iconst(types::I64, lp.k0);
         let n = match const_int(self.func, lp.n) {
@@ -466,7 +484,11 @@ impl Translator<'_, '_> {
                 self.b.ins().sextend(types::I64, n)
             }
         };
-        let last = self.b.ins().iadd_imm_s(n, -1);
+        let last = if lp.inclusive {
+            n
+        } else {
+            self.b.ins().iadd_imm_s(n, -1)
+        };
         Some((k0, last))
     }
 

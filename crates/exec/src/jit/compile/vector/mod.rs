@@ -43,6 +43,7 @@ mod invariant;
 pub(super) mod loop_proof;
 mod masked;
 mod math;
+mod packed;
 pub(super) mod phase;
 mod phase_remat;
 mod range_proof;
@@ -112,11 +113,13 @@ pub(super) struct VecState {
     proven_cmps: Vec<(kir::Inst, bool)>,
     /// The loops run under masks.
     masked: masked::MaskState,
-    /// Block parameters nothing reads (`dead_params`): uniform, passed zeros.
+    /// Block parameters nothing reads (`dead_params`): uniform, without a Cranelift parameter.
     dead: std::collections::HashSet<Value>,
     /// Contiguous accesses proven in bounds with their guards for the row by intervals, and
     /// affine clamps proven the identity (`range_proof`; in the unchecked loop).
     ranged: Vec<kir::Inst>,
+    /// Varying `f32` values whose `f32x4` form is kept in a stack slot (`packed`).
+    packed: HashMap<Value, cranelift_codegen::ir::StackSlot>,
 }
 
 impl VecState {
@@ -145,6 +148,7 @@ impl VecState {
             masked,
             dead,
             ranged: Vec::new(),
+            packed: HashMap::new(),
         }
     }
 }
@@ -590,6 +594,7 @@ impl Translator<'_, '_> {
             self.vs().proven = addrs;
             self.vs().proven_cmps = cmps;
             self.vs().ranged = ranged;
+            self.vs().packed.clear();
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
             self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
@@ -628,6 +633,9 @@ impl Translator<'_, '_> {
                 continue;
             }
             for &p in func.dfg.block_params(kb) {
+                if self.bind_dead_param(p)? {
+                    continue;
+                }
                 let lanes_ty = lanes_of(self.ty(p))?;
                 if kb == entry || self.shape(p) == Shape::Uniform {
                     let lanes = lanes_ty
@@ -743,7 +751,9 @@ impl Translator<'_, '_> {
         if let Some(x) = self.vs().memo.get(&(v, SIMD_KEY)) {
             return Ok(x.clone());
         }
-        let out: Vec<ClValue> = if self.shape(v) == Shape::Uniform {
+        let out: Vec<ClValue> = if let Some(x) = self.packed_f32(v) {
+            x
+        } else if self.shape(v) == Shape::Uniform {
             let l = self.get(v)?;
             l.iter()
                 .map(|&x| self.simd_pack(v, &[x]))
@@ -975,12 +985,14 @@ impl Translator<'_, '_> {
                 if self.simd_inst(inst)?
                     || self.simd_int_inst(inst)?
                     || self.simd_math_inst(inst)?
+                    || self.packed_extract(inst)?
                 {
                     return Ok(());
                 }
                 if let Some(done) = self.contiguous(inst)? {
                     if let (Some(r), Some(per)) = (result, done) {
                         self.vs().varying.insert(r, per);
+                        self.pack_varying_f32(r)?;
                     }
                     return Ok(());
                 }
@@ -991,6 +1003,7 @@ impl Translator<'_, '_> {
                 let per = self.replay_all(inst)?;
                 if let Some(r) = result {
                     self.vs().varying.insert(r, per);
+                    self.pack_varying_f32(r)?;
                 }
                 Ok(())
             }

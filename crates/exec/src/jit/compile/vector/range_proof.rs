@@ -46,7 +46,7 @@ const BOUND: i64 = 1 << 40;
 const FACTOR: i64 = 1 << 16;
 
 /// The integer constant `v` folds to (constants, and `ineg`/`iadd`/`isub`/`imul` of them).
-fn fold(func: &Function, v: Value) -> Option<i64> {
+pub(super) fn fold(func: &Function, v: Value) -> Option<i64> {
     if let Some(c) = const_int(func, v) {
         return Some(c);
     }
