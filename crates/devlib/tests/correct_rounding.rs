@@ -88,6 +88,7 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("atan", 0x3a27_ba3b, 0x3a27_ba3a),   // ambiguous
     ("atanh", 0x3dcd_9576, 0x3dce_4751),  // ambiguous
     ("atanh", 0x3ddc_2ece, 0x3ddd_0980),  // ambiguous
+    ("atanpi", 0x3f69_3531, 0x3e70_d331), // hard
     ("atanpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
     ("atanpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
     ("cbrt", 0x2203_53b5, 0x35a2_a7bc),   // ambiguous
@@ -111,6 +112,7 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("log2", 0x0aeb_8090, 0xc2d2_3da6),   // ambiguous
     ("rsqrt", 0x0b09_f038, 0x59ae_6055),  // ambiguous
     ("rsqrt", 0x0f3a_18e3, 0x5796_209e),  // ambiguous
+    ("sinh", 0x3a12_85ff, 0x3a12_85ff),   // hard
     ("sinh", 0x3f99_144c, 0x3fc0_4512),   // ambiguous
     ("sinpi", 0x3f60_5015, 0x3ec2_1dd8),  // ambiguous
     ("tanh", 0x3eee_0566, 0x3ede_3cbe),   // ambiguous
