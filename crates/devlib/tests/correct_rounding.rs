@@ -106,6 +106,8 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("expm1", 0x3f09_23fe, 0x3f35_6a4b),  // ambiguous
     ("log10", 0x0efe_ee7a, 0xc1e9_9d23),  // hard
     ("log10", 0x0197_b60d, 0xc215_0401),  // ambiguous
+    ("log1p", 0x65d8_90d3, 0x4254_d1f9),  // hard
+    ("log1p", 0x6f31_a8ec, 0x4284_5a89),  // hard
     ("log1p", 0xb70f_ffe5, 0xb710_000d),  // hard
     ("log1p", 0xbb0e_c8c4, 0xbb0e_f0a5),  // hard
     ("log1p", 0x36aa_d563, 0x36aa_d547),  // ambiguous
