@@ -88,6 +88,7 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("atan", 0x3a27_ba3b, 0x3a27_ba3a),   // ambiguous
     ("atanh", 0x3dcd_9576, 0x3dce_4751),  // ambiguous
     ("atanh", 0x3ddc_2ece, 0x3ddd_0980),  // ambiguous
+    ("atanpi", 0x3f69_3531, 0x3e70_d331), // hard
     ("atanpi", 0x04a3_32e9, 0x03cf_ca90), // ambiguous
     ("atanpi", 0x0a73_b47b, 0x099b_25bd), // ambiguous
     ("cbrt", 0x2203_53b5, 0x35a2_a7bc),   // ambiguous
@@ -105,12 +106,17 @@ const AMBIGUOUS_ARGUMENTS: &[(&str, u32, u32)] = &[
     ("expm1", 0x3f09_23fe, 0x3f35_6a4b),  // ambiguous
     ("log10", 0x0efe_ee7a, 0xc1e9_9d23),  // hard
     ("log10", 0x0197_b60d, 0xc215_0401),  // ambiguous
+    ("log1p", 0x65d8_90d3, 0x4254_d1f9),  // hard
+    ("log1p", 0x6f31_a8ec, 0x4284_5a89),  // hard
+    ("log1p", 0xb70f_ffe5, 0xb710_000d),  // hard
+    ("log1p", 0xbb0e_c8c4, 0xbb0e_f0a5),  // hard
     ("log1p", 0x36aa_d563, 0x36aa_d547),  // ambiguous
     ("log1p", 0x542d_fac1, 0x41e5_ceba),  // ambiguous
     ("log2", 0x0a11_4a90, 0xc2d5_a268),   // ambiguous
     ("log2", 0x0aeb_8090, 0xc2d2_3da6),   // ambiguous
     ("rsqrt", 0x0b09_f038, 0x59ae_6055),  // ambiguous
     ("rsqrt", 0x0f3a_18e3, 0x5796_209e),  // ambiguous
+    ("sinh", 0x3a12_85ff, 0x3a12_85ff),   // hard
     ("sinh", 0x3f99_144c, 0x3fc0_4512),   // ambiguous
     ("sinpi", 0x3f60_5015, 0x3ec2_1dd8),  // ambiguous
     ("tanh", 0x3eee_0566, 0x3ede_3cbe),   // ambiguous
