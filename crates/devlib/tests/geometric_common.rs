@@ -108,6 +108,10 @@ fn double_smoothstep_rounds_once() {
     assert_eq!(d::smoothstep(-1.0, 1.0, -1.0), 0.0);
     assert_eq!(d::smoothstep(-1.0, 1.0, 1.0), 1.0);
     assert_eq!(d::smoothstep(0.0, f64::MAX, -f64::MAX), 0.0);
+    // A quotient beyond the range (x - e0 huge, e1 - e0 subnormal): clamped to 1.
+    assert_eq!(d::smoothstep(0.0, 5e-324, f64::MAX), 1.0);
+    assert_eq!(d::smoothstep(-5e-324, 0.0, -f64::MAX), 0.0);
+    assert_eq!(d::smoothstep(0.0, 1e-320, 5e-321), 0.5);
 }
 
 #[test]

@@ -246,7 +246,10 @@ pub(crate) fn smoothstep<F: Float>(edge0: F, edge1: F, x: F) -> F {
     use crate::math::dd::{two_sum, Dd};
     let (e0, e1, xf) = (edge0.to_f64(), edge1.to_f64(), x.to_f64());
     let (n, d) = (two_sum(xf, -e0), two_sum(e1, -e0));
-    if !(n.hi.is_finite() && d.hi.is_finite() && d.hi > 0.0) {
+    let t0 = n.hi / d.hi;
+    // Outside (0, 2) (also an overflowing quotient, or a non-finite or reversed edge) the
+    // clamp decides, or the result is undefined: the plain formula.
+    if !(n.hi.is_finite() && d.hi.is_finite() && d.hi > 0.0 && t0 > 0.0 && t0 < 2.0) {
         let t = ((xf - e0) / (e1 - e0)).clamp(0.0, 1.0);
         return F::from_f64(t * t * (3.0 - 2.0 * t));
     }
