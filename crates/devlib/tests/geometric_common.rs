@@ -57,6 +57,9 @@ fn length_distance_normalize() {
     assert_eq!(fast_normalize(&[0.0f32, 7.0]), vec![0.0, 1.0]);
 }
 
+/// smoothstep(-1.412269234622737e124, 1.221611595816291e278, 2.9709244767955735e-220) by mpmath.
+const EXACT_TINY_SMOOTHSTEP: f64 = 4.0094976061603465e-308;
+
 /// Double smoothstep is rounded once: against mpmath (300 bits, correctly rounded), at
 /// arguments where rounding each step of the formula errs by 1.6–2.1 ulp.
 #[test]
@@ -112,6 +115,16 @@ fn double_smoothstep_rounds_once() {
     assert_eq!(d::smoothstep(0.0, 5e-324, f64::MAX), 1.0);
     assert_eq!(d::smoothstep(-5e-324, 0.0, -f64::MAX), 0.0);
     assert_eq!(d::smoothstep(0.0, 1e-320, 5e-321), 0.5);
+    // t ≈ 1.16e-154, t² at the bottom of the normal range (mathcheck found 2.5 ulp there);
+    // exact value from mpmath (300 bits), rounded once.
+    assert_eq!(
+        d::smoothstep(
+            -1.412269234622737e124,
+            1.221611595816291e278,
+            2.9709244767955735e-220
+        ),
+        EXACT_TINY_SMOOTHSTEP
+    );
 }
 
 #[test]

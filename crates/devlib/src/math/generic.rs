@@ -260,8 +260,15 @@ pub(crate) fn smoothstep<F: Float>(edge0: F, edge1: F, x: F) -> F {
     if t.hi > 1.0 || (t.hi == 1.0 && t.lo >= 0.0) {
         return F::from_f64(1.0);
     }
-    let v = t.mul(t).mul(Dd::from_f64(3.0).sub(t.mul_pow2(2.0)));
-    F::from_f64(v.to_f64())
+    let w = Dd::from_f64(3.0).sub(t.mul_pow2(2.0));
+    if t.hi < 1e-150 {
+        // t² near or below the subnormal range: the square of t × 2^600 (exact scaling), so
+        // that no low part underflows; the scaling back rounds only a subnormal result again.
+        let ts = t.mul_pow2(libm::scalbn(1.0, 600));
+        let v = ts.mul(ts).mul(w);
+        return F::from_f64(libm::scalbn(v.to_f64(), -1200));
+    }
+    F::from_f64(t.mul(t).mul(w).to_f64())
 }
 
 /// mix: `x + (y - x) * a`, with `y - x` kept exact (double-double) and the product added by
