@@ -57,6 +57,76 @@ fn length_distance_normalize() {
     assert_eq!(fast_normalize(&[0.0f32, 7.0]), vec![0.0, 1.0]);
 }
 
+/// smoothstep(-1.412269234622737e124, 1.221611595816291e278, 2.9709244767955735e-220) by mpmath.
+const EXACT_TINY_SMOOTHSTEP: f64 = 4.0094976061603465e-308;
+
+/// Double smoothstep is rounded once: against mpmath (300 bits, correctly rounded), at
+/// arguments where rounding each step of the formula errs by 1.6–2.1 ulp.
+#[test]
+fn double_smoothstep_rounds_once() {
+    for (e0, e1, x, exact) in [
+        (
+            -9.966168806256432,
+            6.779342495476913,
+            -3.8904753209312375,
+            0.29940021590266563,
+        ),
+        (
+            -6.900420683968712,
+            8.185180746470708,
+            -0.46211552087906504,
+            0.390962113091786,
+        ),
+        (
+            -9.909216131804715,
+            0.4672711869894153,
+            -7.657932289174852,
+            0.12078971143421235,
+        ),
+        (
+            -8.066398982083742,
+            0.3565755050994279,
+            -0.8320760695159741,
+            0.9458760831375358,
+        ),
+        (
+            -7.7602646086763585,
+            1.156868199908474,
+            -4.518778952975941,
+            0.30035339893991514,
+        ),
+        (
+            -5.4176908763670415,
+            3.8281784108393415,
+            0.4024370452898438,
+            0.6898842874285146,
+        ),
+    ] {
+        assert_eq!(
+            d::smoothstep(e0, e1, x),
+            exact,
+            "smoothstep({e0}, {e1}, {x})"
+        );
+    }
+    assert_eq!(d::smoothstep(-1.0, 1.0, -1.0), 0.0);
+    assert_eq!(d::smoothstep(-1.0, 1.0, 1.0), 1.0);
+    assert_eq!(d::smoothstep(0.0, f64::MAX, -f64::MAX), 0.0);
+    // A quotient beyond the range (x - e0 huge, e1 - e0 subnormal): clamped to 1.
+    assert_eq!(d::smoothstep(0.0, 5e-324, f64::MAX), 1.0);
+    assert_eq!(d::smoothstep(-5e-324, 0.0, -f64::MAX), 0.0);
+    assert_eq!(d::smoothstep(0.0, 1e-320, 5e-321), 0.5);
+    // t ≈ 1.16e-154, t² at the bottom of the normal range (mathcheck found 2.5 ulp there);
+    // exact value from mpmath (300 bits), rounded once.
+    assert_eq!(
+        d::smoothstep(
+            -1.412269234622737e124,
+            1.221611595816291e278,
+            2.9709244767955735e-220
+        ),
+        EXACT_TINY_SMOOTHSTEP
+    );
+}
+
 #[test]
 fn common_functions() {
     assert_eq!(s::clamp(5.0, 0.0, 3.0), 3.0);
