@@ -196,3 +196,31 @@ fn erfc_hard_case_is_correctly_rounded() {
     let x = f32::from_bits(0xb76c_9f62);
     assert_eq!(m::erfc(x).to_bits(), 0x3f80_0085);
 }
+
+#[test]
+fn tgamma_and_lgamma_hard_cases_are_correctly_rounded() {
+    // Found by scanning every float for accurate f64 values within 3 f64 ulps of a float
+    // midpoint: the exact values lie 1.2e-10 and 4.0e-10 (tgamma) and 1.9e-16, 6.8e-16
+    // (lgamma, absolute) below or above the midpoint (mpmath at 300 bits), closer than an f64
+    // ulp, and rounding the f64 value to even picked the other float.
+    for (bits, expected) in [
+        (0x27de_86a9_u32, 0x5713_4133_u32),
+        (0x27e0_5475, 0x5712_1211),
+    ] {
+        assert_eq!(
+            m::tgamma(f32::from_bits(bits)).to_bits(),
+            expected,
+            "tgamma({bits:#x})"
+        );
+    }
+    for (bits, expected) in [
+        (0x3b7c_53aa_u32, 0x40b1_d661_u32),
+        (0xb0d6_f2ca, 0x41a2_3559),
+    ] {
+        assert_eq!(
+            m::lgamma(f32::from_bits(bits)).to_bits(),
+            expected,
+            "lgamma({bits:#x})"
+        );
+    }
+}

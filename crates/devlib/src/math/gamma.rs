@@ -191,8 +191,10 @@ dd::fma_dispatch! {
 }
 
 dd::fma_dispatch! {
-    /// Γ(x) as [`tgamma`] with the double-double exp: the fallback of the correctly rounded
-    /// `float` and `half` tgamma, whose correctness the proof runs established with it.
+    /// Γ(x) as [`tgamma`] with the double-double exp, rounded to odd (`Dd::to_f64_odd`) so that
+    /// one more rounding to `float` or `half` is correct: the fallback of the correctly rounded
+    /// `float` and `half` tgamma. Rounding to nearest first misrounded tgamma(0x1.bd0d52p-48)
+    /// and tgamma(0x1.c0a8eap-48) (found by scanning every float).
     pub(crate) fn tgamma_accurate(x: f64) -> f64 = tgamma_body::<false>
 }
 
@@ -222,7 +224,7 @@ fn tgamma_body<const FAST: bool>(x: f64) -> f64 {
     }
     if x >= STIRLING_FROM {
         let (m, k) = stirling::<FAST>(Dd::from_f64(x));
-        return libm::scalbn(m.to_f64(), k);
+        return libm::scalbn(m.to_f64_nearest_or_odd::<FAST>(), k);
     }
     let (q, e) = if FAST && x < REFLECT_TGAMMA_BELOW {
         // Γ(x) = π / (sin(πx) Γ(1 - x)), 1 - x ≥ 12 exact as a double-double: no shift
@@ -234,18 +236,20 @@ fn tgamma_body<const FAST: bool>(x: f64) -> f64 {
     } else {
         shifted::<FAST>(x)
     };
-    scale_once(q, e)
+    scale_once::<FAST>(q, e)
 }
 
-/// q × 2^e rounded once, also into the subnormal range (q.hi normal, e any).
+/// q × 2^e rounded once, also into the subnormal range (q.hi normal, e any); normal results
+/// rounded to odd for the accurate variant (`!FAST`, see [`tgamma_accurate`]).
 #[inline(always)]
-fn scale_once(q: Dd, e: i32) -> f64 {
+fn scale_once<const FAST: bool>(q: Dd, e: i32) -> f64 {
     // 2^s turns the subnormal spacing 2^-1074 of the result into 1 at q's scale.
     let s = 1074 + e;
     if libm::ilogb(q.hi) + e >= -1022 || s <= -60 {
         // A normal result, scaled in two exact steps (e may exceed one power of two's
         // range), or one below half of 2^-1074 (rounds to zero either way).
-        return libm::scalbn(libm::scalbn(q.to_f64(), e / 2), e - e / 2);
+        let q = q.to_f64_nearest_or_odd::<FAST>();
+        return libm::scalbn(libm::scalbn(q, e / 2), e - e / 2);
     }
     // Subnormal: round q × 2^s (below 2^52, exact as a double) to an integer k from the
     // double-double, then k × 2^-1074 is exact (rounding q first would round twice).
@@ -292,11 +296,29 @@ dd::fma_dispatch! {
     /// within 0.03 of the zeros 1 and 2 (its polynomials there are within 1 ulp; the
     /// double-double logarithms would lose their relative accuracy);
     /// `-log|x|` for |x| ≤ 8.7e-19. The sign is 0 for NaN, zero and the negative integers (002).
-    pub(crate) fn lgamma_r(x: f64) -> (f64, i32) = lgamma_r_body
+    pub(crate) fn lgamma_r(x: f64) -> (f64, i32) = lgamma_r_body::<false>
+}
+
+dd::fma_dispatch! {
+    /// [`lgamma_r`] with its double-double values rounded to odd (`Dd::to_f64_odd`), so that
+    /// one more rounding to `float` or `half` is correct: the fallback of the correctly
+    /// rounded narrow lgamma. Rounding to nearest first misrounded lgamma(0x1.f8a754p-9) and
+    /// lgamma(-0x1.ade594p-30) (found by scanning every float).
+    pub(crate) fn lgamma_r_odd(x: f64) -> (f64, i32) = lgamma_r_body::<true>
+}
+
+/// `d` rounded once to `f64`: to nearest, or to odd for the narrow types' fallback (`ODD`).
+#[inline(always)]
+fn round_f64<const ODD: bool>(d: Dd) -> f64 {
+    if ODD {
+        d.to_f64_odd()
+    } else {
+        d.to_f64()
+    }
 }
 
 #[inline(always)]
-fn lgamma_r_body(x: f64) -> (f64, i32) {
+fn lgamma_r_body<const ODD: bool>(x: f64) -> (f64, i32) {
     // One test for the usual arguments; everything else (NaN, ±0, ±∞, tiny, huge, the
     // integers and the neighbourhoods of 1 and 2) in `lgamma_edge`.
     let usual = if x > 0.0 {
@@ -305,17 +327,17 @@ fn lgamma_r_body(x: f64) -> (f64, i32) {
         x < -8.7e-19 && x > -4.503599627370496e15 && x != x.floor()
     };
     if !usual {
-        return lgamma_edge(x);
+        return lgamma_edge::<ODD>(x);
     }
     if x >= STIRLING_FROM {
         // lgamma overflows from about 2.5563e305 on: there the product (y - ½)(log y - 1)
         // rounds to ∞ and the double-double sum to ∞ or NaN (∞ - ∞).
-        let v = stirling_log::<true>(Dd::from_f64(x)).to_f64();
+        let v = round_f64::<ODD>(stirling_log::<true>(Dd::from_f64(x)));
         return (if v.is_finite() { v } else { f64::INFINITY }, 1);
     }
     if x > 0.0 {
         // |lgamma| ≥ 0.013 here (2^-59 ulp at least): the fast log Γ's 2^-68 suffices.
-        return (log_abs_gamma::<true>(x).to_f64(), 1);
+        return (round_f64::<ODD>(log_abs_gamma::<true>(x)), 1);
     }
     let sign = if floor_is_odd(x) { -1 } else { 1 };
     if x < REFLECT_LGAMMA_BELOW {
@@ -325,16 +347,16 @@ fn lgamma_r_body(x: f64) -> (f64, i32) {
         let v = LOG_PI
             .sub(log_fast(s.hi).add_f64(s.lo / s.hi))
             .sub(stirling_log::<true>(dd::two_sum(1.0, -x)));
-        return (v.to_f64(), sign);
+        return (round_f64::<ODD>(v), sign);
     }
-    (lgamma_negative_near(x), sign)
+    (lgamma_negative_near::<ODD>(x), sign)
 }
 
 /// lgamma for -17 < x < 0 (x not an integer, |x| ≥ 8.7e-19): next to a zero of lgamma its
 /// Taylor series, where the shift product's double-double log Γ (about 2^-95 absolute) would
 /// not be accurate enough relative to the tiny result; elsewhere that log Γ.
 #[inline(always)]
-fn lgamma_negative_near(x: f64) -> f64 {
+fn lgamma_negative_near<const ODD: bool>(x: f64) -> f64 {
     // The interval (-n-1, -n) holds the table's entries 2(n-2) and 2(n-2)+1 (n = 2 … 16; the
     // last interval only the first).
     let n = -x.floor() - 1.0;
@@ -356,27 +378,27 @@ fn lgamma_negative_near(x: f64) -> f64 {
                     hi: z.c1_hi,
                     lo: z.c1_lo,
                 };
-                return c1.mul(t).add_f64(t.hi * t.hi * tail).to_f64();
+                return round_f64::<ODD>(c1.mul(t).add_f64(t.hi * t.hi * tail));
             }
         }
     }
     // The fast log Γ (2^-68) where |lgamma| ≥ ⅛ (below 2^-12 ulp), else the accurate one.
     let v = log_abs_gamma::<true>(x);
     if v.hi.abs() >= 0.125 {
-        v.to_f64()
+        round_f64::<ODD>(v)
     } else {
-        log_abs_gamma::<false>(x).to_f64()
+        round_f64::<ODD>(log_abs_gamma::<false>(x))
     }
 }
 
 /// lgamma_r where msun's serves, or a formula of its own: see [`lgamma_r`].
 #[cold]
 #[inline(never)]
-fn lgamma_edge(x: f64) -> (f64, i32) {
+fn lgamma_edge<const ODD: bool>(x: f64) -> (f64, i32) {
     let (mut v, s) = libm::lgamma_r(x);
     if x != 0.0 && x.abs() <= 8.7e-19 {
         // lgamma(x) = -log|x| - γx + O(x²), γ|x| below 2^-13 ulp of the logarithm here.
-        v = -log_dd(x.abs()).to_f64();
+        v = -round_f64::<ODD>(log_dd(x.abs()));
     }
     if x.is_nan() || x == 0.0 || (x < 0.0 && x == x.floor()) {
         (v, 0)

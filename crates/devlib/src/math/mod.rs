@@ -236,17 +236,18 @@ macro_rules! narrow_functions {
         }
         /// Returns `(lgamma(x), sign of gamma(x))`; the sign is 0 for zero or a negative integer.
         /// For x > 0, the `libm` (msun) lgamma, within a few `f64` ulps there, rounded once
-        /// where clearly away from a rounding boundary, otherwise the 1-ulp `f64` lgamma
+        /// where clearly away from a rounding boundary, otherwise the 1-ulp `f64` lgamma rounded
+        /// to odd (`gamma::lgamma_r_odd`, so that the second rounding is correct)
         /// (`rounding::fast_then_accurate_narrow`); for -190 < x ≤ -2^-10 msun's reflection
         /// formula where the result is not much smaller than its terms, under the same test
-        /// (`rounding::lgamma_negative_fast`), otherwise the `f64` lgamma.
+        /// (`rounding::lgamma_negative_fast`), otherwise the `f64` lgamma rounded to odd.
         pub fn lgamma_r(x: $t) -> ($t, i32) {
             let w = $crate::float::Float::to_f64(x);
             if w > 0.0 && w.is_finite() {
                 let v = $crate::math::rounding::fast_then_accurate_narrow::<$t>(
                     w,
                     libm::lgamma,
-                    $crate::math::f64::lgamma,
+                    |w| $crate::math::gamma::lgamma_r_odd(w).0,
                 );
                 return (v, 1);
             }
@@ -255,7 +256,7 @@ macro_rules! narrow_functions {
                     return v;
                 }
             }
-            let (v, s) = $crate::math::f64::lgamma_r(w);
+            let (v, s) = $crate::math::gamma::lgamma_r_odd(w);
             (<$t as $crate::float::Float>::from_f64(v), s)
         }
         /// x^n for integer n (002 pown edge cases).
