@@ -191,7 +191,7 @@ fn log1p_series(f: Dd) -> Dd {
 /// For the mantissa interval `[1 + j/128, 1 + (j+1)/128)`: `invc` (an `f64` near the inverse
 /// of the interval's midpoint) and `-log(invc)` as a double-double (hi, lo), from a 60-digit
 /// decimal computation.
-const LOG_TABLE: [(f64, f64, f64); 128] = [
+pub(crate) const LOG_TABLE: [(f64, f64, f64); 128] = [
     (
         0.9961089494163424,
         0.003898640415657309,
