@@ -7,7 +7,7 @@
 
 mod jit_harness;
 
-use jit_harness::{both, f32s, i32v, to_f32s, Arg};
+use jit_harness::{both, conv5_reference, f32s, i32v, to_f32s, Arg, CONV5};
 
 /// The bench's nbody kernel: `p` (a varying `float4`) is read in the `j` loop, and `dx`, `r2`,
 /// `inv` … go around the loop as dead block parameters.
@@ -189,40 +189,6 @@ fn dead_float_parameters_around_two_loops() {
     }
 }
 
-/// The bench's conv5 kernel: counted loops `for (d = -2; d <= 2; d++)` (a folded `ineg`
-/// start, an inclusive constant bound) whose uniform `filt` loads are proven for the loop.
-const CONV5: &str = "__kernel void conv5(int n, __constant float *filt, __global const float *in,
-                                         __global float *out) {
-    int x = get_global_id(0), y = get_global_id(1);
-    float acc = 0.0f;
-    for (int dy = -2; dy <= 2; dy++) {
-        for (int dx = -2; dx <= 2; dx++) {
-            int xx = clamp(x + dx, 0, n - 1);
-            int yy = clamp(y + dy, 0, n - 1);
-            acc += filt[(dy + 2) * 5 + dx + 2] * in[yy * n + xx];
-        }
-    }
-    out[y * n + x] = acc;
-}";
-
-fn conv5_reference(filt: &[f32], input: &[f32], n: usize) -> Vec<f32> {
-    let mut out = Vec::new();
-    for y in 0..n as i32 {
-        for x in 0..n as i32 {
-            let mut acc = 0.0f32;
-            for dy in -2..=2 {
-                for dx in -2..=2 {
-                    let xx = (x + dx).clamp(0, n as i32 - 1) as usize;
-                    let yy = (y + dy).clamp(0, n as i32 - 1) as usize;
-                    acc += filt[((dy + 2) * 5 + dx + 2) as usize] * input[yy * n + xx];
-                }
-            }
-            out.push(acc);
-        }
-    }
-    out
-}
-
 #[test]
 fn conv5_matches_the_reference_with_borders_and_a_row_tail() {
     // 18 columns in groups of 9: borders at both ends and a partial iteration per row.
@@ -245,7 +211,7 @@ fn conv5_matches_the_reference_with_borders_and_a_row_tail() {
     );
     assert_eq!(r, Ok(()));
     let got = to_f32s(&bufs[2]);
-    let want = conv5_reference(&filt, &input, n);
+    let want = conv5_reference(n, &filt, &input);
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g.to_bits(), w.to_bits(), "pixel {k}: {g} vs {w}");
     }

@@ -5,97 +5,20 @@
 //! fused line gives way to one of an earlier group in a later line); kernels that observe the
 //! groups (local ids, atomics in 2D groups) keep the per-group order.
 
-use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
+mod jit_harness;
 
-fn context() -> Context {
-    Context::new(
-        Platform::get()
-            .devices()
-            .into_iter()
-            .next()
-            .expect("an oxcl device"),
-    )
-}
+use jit_harness::{engines_with, f32s, to_f32s, to_u32s, Arg, Launch, Outcome};
 
-enum Arg {
-    Buf(Vec<u8>),
-    Val(Vec<u8>),
-}
-
-fn f32s(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn to_f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn to_u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-struct Launch<'a> {
-    global: &'a [usize],
-    local: &'a [usize],
-    offset: Option<&'a [usize]>,
-    threads: usize,
-}
-
-/// Runs `kernel` of `source` on `engine`; returns every buffer after the run, or the error.
-fn run(
-    engine: EngineKind,
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    launch: &Launch<'_>,
-) -> (Result<(), String>, Vec<Vec<u8>>) {
-    let ctx = context();
-    let program = Program::from_source(&ctx, source, "fusion.cl");
-    program
-        .build("-cl-std=CL2.0")
-        .unwrap_or_else(|e| panic!("build: {e}\n{}", program.build_log()));
-    let k: Kernel = program.kernel(kernel).expect("kernel");
-    let mut bufs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        match a {
-            Arg::Buf(bytes) => {
-                let b = Buffer::from_slice(&ctx, MemFlags::default(), bytes).expect("buffer");
-                k.set_arg_buffer(i as u32, Some(&b)).expect("arg");
-                bufs.push(b);
-            }
-            Arg::Val(bytes) => k.set_arg_bytes(i as u32, bytes).expect("arg"),
-        }
-    }
-    let queue = Queue::new(&ctx)
-        .with_engine(engine)
-        .with_threads(launch.threads);
-    let range = NdRange::new(launch.global, Some(launch.local), launch.offset);
-    let r = queue
-        .nd_range(&k, &range)
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-    (r, bufs.iter().map(Buffer::to_vec).collect())
-}
+/// The kernels here are built as OpenCL C 2.0.
+const OPTIONS: &str = "-cl-std=CL2.0";
 
 /// Runs on the interpreter and the JIT: the statuses (error text included) must be identical,
-/// and so must the buffers when the run succeeded. Returns the JIT's run.
-fn both(
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    launch: &Launch<'_>,
-) -> (Result<(), String>, Vec<Vec<u8>>) {
-    let reference = run(EngineKind::Interpreter, source, kernel, args, launch);
-    let jit = run(EngineKind::JitStrict, source, kernel, args, launch);
-    assert_eq!(jit.0, reference.0, "{kernel}: status");
+/// and so must the buffers when the run succeeded (after an error, the work-items other
+/// threads ran may differ). Returns the JIT's run.
+fn both(source: &str, kernel: &str, args: &[Arg], launch: &Launch<'_>) -> Outcome {
+    let (reference, jit) = engines_with(source, kernel, args, launch);
     if jit.0.is_ok() {
-        for (i, (r, j)) in reference.1.iter().zip(&jit.1).enumerate() {
-            assert!(r == j, "{kernel}: buffer {i} differs");
-        }
+        jit_harness::assert_same_buffers(kernel, &reference, &jit);
     }
     jit
 }
@@ -126,6 +49,7 @@ fn saxpy_across_uneven_groups_and_offsets() {
                     local: &[local],
                     offset: Some(&[offset]),
                     threads,
+                    options: OPTIONS,
                 },
             );
             r.expect("runs");
@@ -169,6 +93,7 @@ fn two_dimensional_lines_across_groups() {
                     local: &local,
                     offset: Some(&[3, 2]),
                     threads,
+                    options: OPTIONS,
                 },
             );
             r.expect("runs");
@@ -208,6 +133,7 @@ fn out_of_bounds_in_one_dimension_names_the_first_work_item() {
                 local: &[64],
                 offset: None,
                 threads,
+                options: OPTIONS,
             },
         );
         let e = r.expect_err("out of bounds");
@@ -244,6 +170,7 @@ fn fail_2d(a: [u32; 2], b: [u32; 2], threads: usize) -> String {
             local: &[16, 4],
             offset: None,
             threads,
+            options: OPTIONS,
         },
     );
     r.expect_err("out of bounds")
@@ -286,6 +213,7 @@ fn kernels_reading_local_ids_keep_their_groups() {
             local: &[64],
             offset: None,
             threads: 0,
+            options: OPTIONS,
         },
     );
     r.expect("runs");
@@ -319,6 +247,7 @@ fn atomics_in_two_dimensional_groups_keep_the_group_order() {
             local: &local,
             offset: None,
             threads: 1,
+            options: OPTIONS,
         },
     );
     r.expect("runs");
@@ -385,6 +314,7 @@ fn two_dimensional_kernels_with_loops_and_borders() {
                     local: &[16, 4],
                     offset: None,
                     threads,
+                    options: OPTIONS,
                 },
             );
             r.expect("runs");

@@ -5,99 +5,22 @@
 //! groups), against values computed in Rust and the interpreter (bit-identical buffers, same
 //! errors): barrier divergence and out-of-bounds accesses by work-items after an idle one.
 
-use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
+mod jit_harness;
 
-fn context() -> Context {
-    Context::new(
-        Platform::get()
-            .devices()
-            .into_iter()
-            .next()
-            .expect("an oxcl device"),
-    )
-}
+use jit_harness::{f32s, to_f32s, to_i32s, Arg, Launch, Outcome};
 
-enum Arg {
-    Buf(Vec<u8>),
-    Val(Vec<u8>),
-    Local(usize),
-}
-
-fn f32s(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn to_f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn to_i32s(b: &[u8]) -> Vec<i32> {
-    b.chunks(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-type Outcome = (Result<(), String>, Vec<Vec<u8>>);
-
-/// Runs `kernel` of `source` on `engine`; returns every buffer after the run, or the error.
-fn run(
-    engine: EngineKind,
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    global: &[usize],
-    local: &[usize],
-) -> Outcome {
-    let ctx = context();
-    let program = Program::from_source(&ctx, source, "phase_vector.cl");
-    program
-        .build("-cl-std=CL2.0")
-        .unwrap_or_else(|e| panic!("build: {e}\n{}", program.build_log()));
-    let k: Kernel = program.kernel(kernel).expect("kernel");
-    let mut bufs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        match a {
-            Arg::Buf(bytes) => {
-                let b = Buffer::from_slice(&ctx, MemFlags::default(), bytes).expect("buffer");
-                k.set_arg_buffer(i as u32, Some(&b)).expect("arg");
-                bufs.push(b);
-            }
-            Arg::Val(bytes) => k.set_arg_bytes(i as u32, bytes).expect("arg"),
-            Arg::Local(size) => k.set_arg_local(i as u32, *size).expect("arg"),
-        }
-    }
-    let queue = Queue::new(&ctx).with_engine(engine).with_threads(1);
-    let r = queue
-        .nd_range(&k, &NdRange::new(global, Some(local), None))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-    (r, bufs.iter().map(Buffer::to_vec).collect())
-}
+/// The kernels here are built as OpenCL C 2.0.
+const OPTIONS: &str = "-cl-std=CL2.0";
 
 /// Runs on the interpreter and the JIT: statuses (error text included) and buffers must be
 /// identical; returns the JIT's.
 fn both(source: &str, kernel: &str, args: &[Arg], global: &[usize], local: &[usize]) -> Outcome {
-    let (reference, jit) = engines(source, kernel, args, global, local);
-    for (i, (r, j)) in reference.1.iter().zip(&jit.1).enumerate() {
-        assert!(r == j, "{kernel}: buffer {i} differs");
-    }
-    jit
-}
-
-/// Runs on the interpreter and the JIT; the statuses (error text included) must be identical.
-fn engines(
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    global: &[usize],
-    local: &[usize],
-) -> (Outcome, Outcome) {
-    let reference = run(EngineKind::Interpreter, source, kernel, args, global, local);
-    let jit = run(EngineKind::JitStrict, source, kernel, args, global, local);
-    assert_eq!(jit.0, reference.0, "{kernel}: status");
-    (reference, jit)
+    jit_harness::both_with(
+        source,
+        kernel,
+        args,
+        &Launch::new(global, local).options(OPTIONS),
+    )
 }
 
 /// The tree of `sum` over a group's values, step by step in f32 (`s = n / 2; s > 0; s /= 2`).

@@ -11,17 +11,6 @@ mod jit_harness;
 
 use jit_harness::*;
 
-/// Pseudo-random floats in [-1, 1) (exact in `f32`).
-fn floats(count: usize, seed: u32) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..count)
-        .map(|_| {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            ((x >> 8) % 2048) as f32 / 1024.0 - 1.0
-        })
-        .collect()
-}
-
 /// `out[x] = Σ_{k<n} in[x + k]`, the index widened in three places: `inner_k` widens
 /// `x + k + base` inside the loop, `inner` widens `x + base` inside the loop, `outer` before
 /// it; `barrier_inner_k` is `inner_k` after a barrier (the phase loop). `base` only shifts the

@@ -9,17 +9,6 @@ mod jit_harness;
 
 use jit_harness::*;
 
-/// Pseudo-random floats in [-1, 1) (exact in `f32`).
-fn floats(count: usize, seed: u32) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..count)
-        .map(|_| {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            ((x >> 8) % 2048) as f32 / 1024.0 - 1.0
-        })
-        .collect()
-}
-
 const TS: usize = 8;
 
 /// The tiled product with zero padding where the tile leaves the matrix, and an inner loop

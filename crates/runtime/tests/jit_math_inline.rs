@@ -4,34 +4,12 @@
 //! patterns with a stride, plus special values), within bounds of a Rust `f64` reference, and
 //! errors in called functions that are not inlined reported as before.
 
-use runtime::{Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue};
+mod jit_harness;
 
-fn context() -> Context {
-    Context::new(
-        Platform::get()
-            .devices()
-            .into_iter()
-            .next()
-            .expect("an oxcl device"),
-    )
-}
+use jit_harness::{f32s, to_f32s, Arg, EngineKind, Outcome};
 
-enum Arg {
-    Buf(Vec<u8>),
-    Val(Vec<u8>),
-}
-
-fn f32s(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn to_f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-/// Runs `kernel` of `source` on `engine`; returns every buffer after the run, or the error.
+/// Runs `kernel` of `source` on `engine` in one dimension; returns every buffer after the run,
+/// or the error.
 fn run(
     engine: EngineKind,
     source: &str,
@@ -39,56 +17,14 @@ fn run(
     args: &[Arg],
     global: usize,
     local: usize,
-) -> (Result<(), String>, Vec<Vec<u8>>) {
-    let ctx = context();
-    let program = Program::from_source(&ctx, source, "math_inline.cl");
-    program
-        .build("")
-        .unwrap_or_else(|e| panic!("build: {e}\n{}", program.build_log()));
-    let k: Kernel = program.kernel(kernel).expect("kernel");
-    let mut bufs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        match a {
-            Arg::Buf(bytes) => {
-                let b = Buffer::from_slice(&ctx, MemFlags::default(), bytes).expect("buffer");
-                k.set_arg_buffer(i as u32, Some(&b)).expect("arg");
-                bufs.push(b);
-            }
-            Arg::Val(bytes) => k.set_arg_bytes(i as u32, bytes).expect("arg"),
-        }
-    }
-    let queue = Queue::new(&ctx).with_engine(engine).with_threads(1);
-    let r = queue
-        .nd_range(&k, &NdRange::new(&[global], Some(&[local]), None))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-    (r, bufs.iter().map(Buffer::to_vec).collect())
+) -> Outcome {
+    jit_harness::run(engine, source, kernel, args, &[global], &[local])
 }
 
-/// Runs on the interpreter and the (strict) JIT: statuses, error texts and buffers must be
-/// identical; returns the JIT's.
-fn both(
-    source: &str,
-    kernel: &str,
-    args: &[Arg],
-    global: usize,
-    local: usize,
-) -> (Result<(), String>, Vec<Vec<u8>>) {
-    let reference = run(EngineKind::Interpreter, source, kernel, args, global, local);
-    let jit = run(EngineKind::JitStrict, source, kernel, args, global, local);
-    assert_eq!(jit.0, reference.0, "{kernel}: status");
-    for (i, (r, j)) in reference.1.iter().zip(&jit.1).enumerate() {
-        if r != j {
-            let (r, j) = (to_f32s(r), to_f32s(j));
-            let k = r
-                .iter()
-                .zip(&j)
-                .position(|(a, b)| a.to_bits() != b.to_bits())
-                .unwrap_or(0);
-            panic!("{kernel}: buffer {i} differs at {k}: {} vs {}", r[k], j[k]);
-        }
-    }
-    jit
+/// Runs on the interpreter and the (strict) JIT in one dimension: statuses, error texts and
+/// buffers must be identical; returns the JIT's.
+fn both(source: &str, kernel: &str, args: &[Arg], global: usize, local: usize) -> Outcome {
+    jit_harness::both(source, kernel, args, &[global], &[local])
 }
 
 /// Deterministic floats in `[lo, hi)` (xorshift).

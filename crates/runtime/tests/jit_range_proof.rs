@@ -16,39 +16,6 @@ fn pattern(len: usize) -> Vec<f32> {
         .collect()
 }
 
-const CONV5: &str = "__kernel void conv5(int n, __constant float *filt, __global const float *in,
-                    __global float *out) {
-    int x = get_global_id(0), y = get_global_id(1);
-    float acc = 0.0f;
-    for (int dy = -2; dy <= 2; dy++) {
-        for (int dx = -2; dx <= 2; dx++) {
-            int xx = clamp(x + dx, 0, n - 1);
-            int yy = clamp(y + dy, 0, n - 1);
-            acc += filt[(dy + 2) * 5 + dx + 2] * in[yy * n + xx];
-        }
-    }
-    out[y * n + x] = acc;
-}";
-
-fn conv5_reference(n: usize, filt: &[f32], input: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0f32; n * n];
-    for y in 0..n as i32 {
-        for x in 0..n as i32 {
-            let mut acc = 0.0f32;
-            for dy in -2..=2i32 {
-                for dx in -2..=2i32 {
-                    let xx = (x + dx).clamp(0, n as i32 - 1);
-                    let yy = (y + dy).clamp(0, n as i32 - 1);
-                    let f = filt[((dy + 2) * 5 + dx + 2) as usize];
-                    acc += f * input[(yy * n as i32 + xx) as usize];
-                }
-            }
-            out[(y * n as i32 + x) as usize] = acc;
-        }
-    }
-    out
-}
-
 #[test]
 fn conv5_groups_and_rows() {
     // Groups in the middle of a row (proof holds), at the clamped borders (it does not),

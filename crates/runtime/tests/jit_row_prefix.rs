@@ -9,32 +9,6 @@ mod jit_harness;
 
 use jit_harness::*;
 
-const STENCIL: &str =
-    "__kernel void stencil(int n, __global const float *in, __global float *out) {
-    int x = get_global_id(0), y = get_global_id(1);
-    int i = y * n + x;
-    if (x == 0 || y == 0 || x == n - 1 || y == n - 1) {
-        out[i] = in[i];
-        return;
-    }
-    out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n]);
-}";
-
-fn stencil_reference(n: usize, input: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0f32; n * n];
-    for y in 0..n {
-        for x in 0..n {
-            let i = y * n + x;
-            out[i] = if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
-                input[i]
-            } else {
-                0.5 * input[i] + 0.125 * (input[i - 1] + input[i + 1] + input[i - n] + input[i + n])
-            };
-        }
-    }
-    out
-}
-
 fn pattern(len: usize) -> Vec<f32> {
     (0..len)
         .map(|k| ((k * 37 % 101) as f32) / 16.0 - 2.5)
@@ -278,39 +252,6 @@ fn out_of_bounds_after_a_border() {
             assert_eq!(out[x], v * 2.0, "c {c} out[{x}]");
         }
     }
-}
-
-const CONV5: &str = "__kernel void conv5(int n, __constant float *filt, __global const float *in,
-                    __global float *out) {
-    int x = get_global_id(0), y = get_global_id(1);
-    float acc = 0.0f;
-    for (int dy = -2; dy <= 2; dy++) {
-        for (int dx = -2; dx <= 2; dx++) {
-            int xx = clamp(x + dx, 0, n - 1);
-            int yy = clamp(y + dy, 0, n - 1);
-            acc += filt[(dy + 2) * 5 + dx + 2] * in[yy * n + xx];
-        }
-    }
-    out[y * n + x] = acc;
-}";
-
-fn conv5_reference(n: usize, filt: &[f32], input: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0f32; n * n];
-    for y in 0..n as i32 {
-        for x in 0..n as i32 {
-            let mut acc = 0.0f32;
-            for dy in -2..=2i32 {
-                for dx in -2..=2i32 {
-                    let xx = (x + dx).clamp(0, n as i32 - 1);
-                    let yy = (y + dy).clamp(0, n as i32 - 1);
-                    let f = filt[((dy + 2) * 5 + dx + 2) as usize];
-                    acc += f * input[(yy * n as i32 + xx) as usize];
-                }
-            }
-            out[(y * n as i32 + x) as usize] = acc;
-        }
-    }
-    out
 }
 
 #[test]

@@ -8,32 +8,6 @@ mod jit_harness;
 
 use jit_harness::*;
 
-const STENCIL: &str =
-    "__kernel void stencil(int n, __global const float *in, __global float *out) {
-    int x = get_global_id(0), y = get_global_id(1);
-    int i = y * n + x;
-    if (x == 0 || y == 0 || x == n - 1 || y == n - 1) {
-        out[i] = in[i];
-        return;
-    }
-    out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n]);
-}";
-
-fn stencil_reference(n: usize, input: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0f32; n * n];
-    for y in 0..n {
-        for x in 0..n {
-            let i = y * n + x;
-            out[i] = if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
-                input[i]
-            } else {
-                0.5 * input[i] + 0.125 * (input[i - 1] + input[i + 1] + input[i - n] + input[i + n])
-            };
-        }
-    }
-    out
-}
-
 #[test]
 fn stencil_rows_with_borders() {
     // Rows of 12 and 10 work-items (the latter with a scalar tail); border rows and the
