@@ -239,3 +239,50 @@ fn wider_elements_and_integers() {
         }
     }
 }
+
+#[test]
+fn row_tests_assumed_for_the_unchecked_loop() {
+    // `y != 2` and `get_group_id(1) != 3` are assumed true before the unchecked loop: rows 2
+    // and 3 run the checked loop; `flag == 1` (no work-item id) is not assumed.
+    const SRC: &str =
+        "__kernel void rows(int n, int flag, __global const float *in, __global float *out) {
+        int x = get_global_id(0), y = get_global_id(1);
+        int i = y * n + x;
+        float v = in[i];
+        if (y != 2 && get_group_id(1) != 3)
+            v = v * 2.0f;
+        if (flag == 1 || y == 5)
+            v = v + 1.0f;
+        out[i] = v;
+    }";
+    for (n, flag) in [(21usize, 0i32), (40, 1), (67, 0)] {
+        let rows = 8usize;
+        let input = pattern(n * rows, 4);
+        let (r, bufs) = both(
+            SRC,
+            "rows",
+            &[
+                i32v(n as i32),
+                i32v(flag),
+                Arg::Buf(f32s(&input)),
+                Arg::Buf(vec![0; 4 * n * rows]),
+            ],
+            &[n, rows],
+            &[n, 1],
+        );
+        r.expect("runs");
+        let out = to_f32s(&bufs[1]);
+        for y in 0..rows {
+            for x in 0..n {
+                let mut v = input[y * n + x];
+                if y != 2 && y != 3 {
+                    v *= 2.0;
+                }
+                if flag == 1 || y == 5 {
+                    v += 1.0;
+                }
+                assert_eq!(out[y * n + x], v, "n = {n}, ({x}, {y})");
+            }
+        }
+    }
+}

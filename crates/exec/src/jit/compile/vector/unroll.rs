@@ -32,9 +32,9 @@ use super::{blocks_in_cycles, has_effect, is_f32, Shape, WIDTH};
 /// Iterations per trip of the unrolled loop for a body of at most `SMALL_BODY` kir
 /// instructions, and for one of at most `BODY_LIMIT` (larger ones are not unrolled).
 const COPIES: usize = 4;
-const SMALL_BODY: usize = 48;
+const SMALL_BODY: usize = 80;
 const FEW_COPIES: usize = 2;
-const BODY_LIMIT: usize = 128;
+const BODY_LIMIT: usize = 160;
 
 /// Whether `OXCL_UNROLL=0` turned unrolling off.
 fn unroll_off() -> bool {
