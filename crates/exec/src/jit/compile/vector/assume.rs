@@ -5,11 +5,11 @@
 //! the row (`row_proof`), the ones on `y` are row-invariant (`invariant`: computed before the
 //! loop), but each `||` joins at a block parameter that Cranelift tests again in every
 //! iteration. Two steps take the chain out of the loop:
-//! - an equality test of a row-invariant value derived from a work-item id (`y == 0`) is
-//!   assumed false (`!=`: true) for the unchecked loop: checked before the loop, the row runs
-//!   the checked loop when an assumption fails (a border row), so the unchecked loop sees a
-//!   constant. Tests that do not involve a work-item id (a flag parameter, the same for every
-//!   row) are left alone;
+//! - an equality test of a row-invariant value derived from a work-item id (global, local or
+//!   group id: `y == 0`) is assumed false (`!=`: true) for the unchecked loop: checked before
+//!   the loop, the row runs the checked loop when an assumption fails (a border row), so the
+//!   unchecked loop sees a constant. Tests that do not involve such an id (a flag parameter,
+//!   `get_global_size(1) == 1`: the same for every row) are left alone;
 //! - a uniform block parameter that every branch reaching its block (those translated, in a
 //!   function without cycles: all of them) passes the same constant is that constant, so the
 //!   branch on it becomes a jump (`vinst`).
@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder};
-use kir::{CmpOp, InstData, Value};
+use kir::{CmpOp, InstData, Value, WorkItemQuery};
 
 use super::super::{ClValue, Translator, Unsupported};
 use super::{blocks_in_cycles, Shape};
@@ -52,9 +52,18 @@ impl Translator<'_, '_> {
                     continue;
                 };
                 let data = func.dfg.inst(inst);
-                if matches!(data, InstData::WorkItem { .. })
-                    || data.operands().iter().any(|a| from_ids.contains(a))
-                {
+                // Ids that change from row to row (not sizes: `get_global_size(1) == 1` is the
+                // same for the whole launch).
+                let id = matches!(
+                    data,
+                    InstData::WorkItem {
+                        query: WorkItemQuery::GlobalId
+                            | WorkItemQuery::LocalId
+                            | WorkItemQuery::GroupId,
+                        ..
+                    }
+                );
+                if id || data.operands().iter().any(|a| from_ids.contains(a)) {
                     from_ids.insert(r);
                 }
                 let InstData::Cmp { op, .. } = data else {

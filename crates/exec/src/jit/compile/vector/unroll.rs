@@ -11,7 +11,8 @@
 //! plus a constant. The trip runs while `i + COPIES × WIDTH ≤ n`; the ordinary loop (one
 //! iteration per trip, with the row prefix's end, `row_prefix`) takes the rest of the row from
 //! there. Copies run one after another, so a copy that fails or abandons its iteration does
-//! so after the earlier copies' iterations completed, as in the ordinary loop.
+//! so after the earlier copies' iterations completed, as in the ordinary loop. Addresses kept
+//! in stack slots (`shared_base::reload`) are read once per trip, for all the copies.
 //!
 //! A uniform `f32` kernel parameter used by vector arithmetic (`saxpy`'s `a`) is splat into
 //! an `f32x4` in every iteration where Cranelift places the splat (at its use, inside the
@@ -111,6 +112,7 @@ impl Translator<'_, '_> {
         let rest = self.b.append_block_param(exit, types::I64);
         self.b.ins().brif(more, body, &[], exit, &bargs(&[i]));
         self.b.switch_to_block(body);
+        let reloaded = self.read_bases_once();
         for k in 0..copies {
             let ahead = (k * WIDTH) as i64;
             let first = match k {
@@ -133,11 +135,48 @@ impl Translator<'_, '_> {
             done?;
             self.b.switch_to_block(latch);
         }
+        if let Some(slots) = reloaded {
+            let vs = self.vs();
+            vs.proven = slots;
+            vs.proven_reload = true;
+        }
         let next = self.b.ins().iadd_imm_s(i, trip);
         self.b.ins().jump(head, &bargs(&[next]));
         self.b.switch_to_block(exit);
         self.ptr_offsets.clear();
         Ok(Some(rest))
+    }
+
+    /// When the proven accesses' addresses are read from their stack slots at each use
+    /// (`shared_base::reload`): reads each slot once, at the start of the trip, for all the
+    /// copies (instead of once per copy); returns the slots to restore after the copies.
+    fn read_bases_once(&mut self) -> Option<HashMap<kir::Inst, ClValue>> {
+        if !self.vs().proven_reload {
+            return None;
+        }
+        let slots = self.vs().proven.clone();
+        let mut order: Vec<(kir::Inst, ClValue)> = slots.iter().map(|(&i, &s)| (i, s)).collect();
+        order.sort_by_key(|&(i, _)| i);
+        let mut read: HashMap<ClValue, ClValue> = HashMap::new();
+        let mut now = HashMap::new();
+        for (inst, slot) in order {
+            let addr = match read.get(&slot) {
+                Some(&a) => a,
+                None => {
+                    let a = self
+                        .b
+                        .ins()
+                        .load(types::I64, MemFlagsData::trusted(), slot, 0);
+                    read.insert(slot, a);
+                    a
+                }
+            };
+            now.insert(inst, addr);
+        }
+        let vs = self.vs();
+        vs.proven = now;
+        vs.proven_reload = false;
+        Some(slots)
     }
 
     /// Splats the `f32` parameters of the kernel that vector arithmetic uses once, before the
