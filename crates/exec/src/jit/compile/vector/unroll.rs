@@ -73,11 +73,12 @@ impl Translator<'_, '_> {
                 }
             }
         }
-        match count {
-            _ if accesses == 0 => None,
-            0..=SMALL_BODY => Some(COPIES),
-            0..=BODY_LIMIT => Some(FEW_COPIES),
-            _ => None,
+        if accesses == 0 || count > BODY_LIMIT {
+            None
+        } else if count <= SMALL_BODY {
+            Some(COPIES)
+        } else {
+            Some(FEW_COPIES)
         }
     }
 
