@@ -37,6 +37,7 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
+mod assume;
 mod dead_params;
 pub(super) mod idle;
 mod invariant;
@@ -51,6 +52,7 @@ mod row_prefix;
 mod row_proof;
 mod shared_base;
 mod simd_int;
+mod unroll;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
@@ -120,6 +122,17 @@ pub(super) struct VecState {
     ranged: Vec<kir::Inst>,
     /// Varying `f32` values whose `f32x4` form is kept in a stack slot (`packed`).
     packed: HashMap<Value, cranelift_codegen::ir::StackSlot>,
+    /// In a copy of the unrolled loop (`unroll`): the trip's first work-item and how far
+    /// ahead of it the copy's iteration starts.
+    unrolled: Option<(ClValue, i64)>,
+    /// `f32x4` splats of uniform parameters computed before the loop (`unroll`).
+    splats: HashMap<Value, Vec<ClValue>>,
+    /// The checked loop, while translating the unchecked one (`assume`).
+    fallback: Option<cranelift_codegen::ir::Block>,
+    /// Whether uniform block parameters may be folded to constants (`assume`), and the
+    /// constants the branches translated pass to each block.
+    fold: bool,
+    edges: HashMap<kir::Block, Vec<Vec<Option<i64>>>>,
 }
 
 impl VecState {
@@ -149,6 +162,11 @@ impl VecState {
             dead,
             ranged: Vec::new(),
             packed: HashMap::new(),
+            unrolled: None,
+            splats: HashMap::new(),
+            fallback: None,
+            fold: false,
+            edges: HashMap::new(),
         }
     }
 }
@@ -595,6 +613,7 @@ impl Translator<'_, '_> {
             self.vs().proven_cmps = cmps;
             self.vs().ranged = ranged;
             self.vs().packed.clear();
+            self.vs().fallback = (pre != checked).then_some(checked);
             let saved = shapes.map(|s| std::mem::replace(&mut self.vs().shapes, s));
             self.ptr_offsets.clear();
             self.vec_loop(&order, &before, &args, row_base, (n, whole))?;
@@ -620,13 +639,28 @@ impl Translator<'_, '_> {
         let func = self.func;
         let entry = func.entry_block().ok_or("function without a body")?;
         let fail = self.fail;
+        // The kernel's parameters: the row's values when no branch targets the entry block.
+        let bound = self.bind_entry_args(entry, args)?;
+        let args = if bound { &[][..] } else { args };
+        self.vs().hoisted = self.hoist_row_invariants(order, bound)?;
+        self.assume_row_tests(order)?;
+        self.hoist_splats(order, bound)?;
+        // Several iterations per trip first when the body allows (`unroll`).
+        let start = self.unrolled_loop(order, before, args, row_base, n, bound)?;
+        self.create_vec_blocks(order, bound)?;
+        self.vec_row_loop(args, row_base, n, entry, whole, start)?;
+        self.translate_vec_blocks(order, before, fail)
+    }
+
+    /// Creates the Cranelift blocks of one copy of the kernel function's blocks, with their
+    /// parameters (the entry block's are the row's values when `bound`).
+    fn create_vec_blocks(&mut self, order: &[kir::Block], bound: bool) -> Result<(), Unsupported> {
+        let func = self.func;
+        let entry = func.entry_block().ok_or("function without a body")?;
         for &kb in order {
             let cb = self.b.create_block();
             self.blocks.insert(kb, cb);
         }
-        // The kernel's parameters: the row's values when no branch targets the entry block.
-        let bound = self.bind_entry_args(entry, args)?;
-        let args = if bound { &[][..] } else { args };
         for &kb in order {
             let cb = self.blocks[&kb];
             if self.params_bound_at_jump(kb) || (bound && kb == entry) {
@@ -664,8 +698,18 @@ impl Translator<'_, '_> {
             }
             self.add_mask_param(kb, cb);
         }
-        self.vs().hoisted = self.hoist_row_invariants(order, bound)?;
-        self.vec_row_loop(args, row_base, n, entry, whole)?;
+        Ok(())
+    }
+
+    /// Translates the blocks made by `create_vec_blocks` for the iteration whose first
+    /// work-item is the row loop's `i` (`self.row`), with its abandon block.
+    fn translate_vec_blocks(
+        &mut self,
+        order: &[kir::Block],
+        before: &HashMap<kir::Block, bool>,
+        fail: cranelift_codegen::ir::Block,
+    ) -> Result<(), Unsupported> {
+        let func = self.func;
         let first = self.row.as_ref().map(|r| r.i).ok_or("no row loop")?;
         let bail = self.b.create_block();
         self.b.append_block_param(bail, types::I32);
@@ -675,10 +719,12 @@ impl Translator<'_, '_> {
             vs.first = first;
             vs.bail = bail;
             vs.fail = fail;
+            vs.edges.clear();
         }
         for &kb in order {
             let cb = self.blocks[&kb];
             self.b.switch_to_block(cb);
+            self.fold_const_params(kb);
             self.vs().memo.clear();
             self.vs().effect = before.get(&kb).copied().unwrap_or(true);
             for &inst in func.layout.insts(kb) {
@@ -749,6 +795,9 @@ impl Translator<'_, '_> {
             return Ok(x.clone());
         }
         if let Some(x) = self.vs().memo.get(&(v, SIMD_KEY)) {
+            return Ok(x.clone());
+        }
+        if let Some(x) = self.vs().splats.get(&v) {
             return Ok(x.clone());
         }
         let out: Vec<ClValue> = if let Some(x) = self.packed_f32(v) {
@@ -912,8 +961,14 @@ impl Translator<'_, '_> {
                 if self.shape(*cond) == Shape::Uniform {
                     let c = self.get1(*cond)?;
                     match self.known_const(c) {
-                        Some(0) => self.b.ins().jump(e, &eargs),
-                        Some(_) => self.b.ins().jump(t, &targs),
+                        Some(0) => {
+                            self.drop_edge(then_dest);
+                            self.b.ins().jump(e, &eargs)
+                        }
+                        Some(_) => {
+                            self.drop_edge(else_dest);
+                            self.b.ins().jump(t, &targs)
+                        }
                         None => self.b.ins().brif(c, t, &targs, e, &eargs),
                     };
                     return Ok(());
@@ -1338,6 +1393,7 @@ impl Translator<'_, '_> {
         ),
         Unsupported,
     > {
+        self.note_edge(dest);
         let cb = *self
             .blocks
             .get(&dest.block)

@@ -113,7 +113,8 @@ impl Translator<'_, '_> {
 
     /// `row_loop` for a vectorised loop over the first `n` work-items of the row; `prefix`:
     /// the loop runs a row prefix (`n` a multiple of `WIDTH`) of a row whose vectorised part
-    /// has `m` work-items, and abandons the row at `n` when `n < m`.
+    /// has `m` work-items, and abandons the row at `n` when `n < m`; `start`: the first
+    /// work-item (0 when `None`; after an unrolled loop, `unroll`).
     pub(super) fn vec_row_loop(
         &mut self,
         args: &[ClValue],
@@ -121,13 +122,17 @@ impl Translator<'_, '_> {
         n: ClValue,
         entry: kir::Block,
         prefix: Option<ClValue>,
+        start: Option<ClValue>,
     ) -> Result<(), Unsupported> {
-        let Some(m) = prefix else {
+        if prefix.is_none() && start.is_none() {
             return self.row_loop(args, base, n, entry, WIDTH as i64);
-        };
+        }
         let head = self.b.create_block();
         let i = self.b.append_block_param(head, types::I64);
-        let zero = self.b.ins().iconst(types::I64, 0);
+        let zero = match start {
+            Some(s) => s,
+            None => self.b.ins().iconst(types::I64, 0),
+        };
         self.b.ins().jump(head, &bargs(&[zero]));
         self.b.switch_to_block(head);
         let end = self.b.ins().iadd_imm_s(i, WIDTH as i64);
@@ -136,6 +141,11 @@ impl Translator<'_, '_> {
         let done = self.b.create_block();
         self.b.ins().brif(more, body, &[], done, &[]);
         self.b.switch_to_block(done);
+        let Some(m) = prefix else {
+            let ok = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().return_(&[ok]);
+            return self.row_body(args, base, entry, (head, i), body);
+        };
         let whole = self.b.ins().icmp(IntCC::Equal, n, m);
         let finished = self.b.create_block();
         let cut = self.b.create_block();
@@ -154,6 +164,19 @@ impl Translator<'_, '_> {
         );
         let code = self.b.ins().iconst(types::I32, i64::from(BAIL));
         self.b.ins().return_(&[code]);
+        self.row_body(args, base, entry, (head, i), body)
+    }
+
+    /// The end of `vec_row_loop`: `body` enters the kernel's `entry` block, and the latch
+    /// continues at the loop's head (`i`'s block) with the next iteration.
+    fn row_body(
+        &mut self,
+        args: &[ClValue],
+        base: [ClValue; 4],
+        entry: kir::Block,
+        (head, i): (cranelift_codegen::ir::Block, ClValue),
+        body: cranelift_codegen::ir::Block,
+    ) -> Result<(), Unsupported> {
         self.b.switch_to_block(body);
         let cb = self.blocks[&entry];
         self.b.ins().jump(cb, &bargs(args));

@@ -676,12 +676,20 @@ impl Translator<'_, '_> {
             _ => return Ok(None),
         };
         let lanes = lanes_of(ty)?;
-        let first = self.vs().first;
+        // A copy of the unrolled loop adds its distance from the trip's start (`unroll`).
+        let (first, ahead) = match self.vs().unrolled {
+            Some((i, ahead)) => (i, ahead * access.size),
+            None => (self.vs().first, 0),
+        };
         let at = self.b.ins().imul_imm_s(first, access.size);
         let addr = self.b.ins().iadd(addr0, at);
         let flags = MemFlagsData::new().with_notrap();
         // A shared base's accesses add their constant (`shared_base`).
         let disp = self.vs().proven_disp.get(&inst).copied().unwrap_or(0);
+        let disp = i32::try_from(ahead)
+            .ok()
+            .and_then(|a| disp.checked_add(a))
+            .ok_or("unrolled access too far ahead")?;
         if lanes.len() == 1 && lanes[0].0 == types::F32 {
             match value {
                 Some(v) => {
