@@ -38,6 +38,8 @@ use kir::{BinaryOp, BuiltinFn, ConvertOp, Function, InstData, Type, Value, Value
 use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, WiSource};
 
 mod assume;
+mod block_remat;
+mod cheap_checks;
 mod dead_params;
 pub(super) mod idle;
 mod invariant;
@@ -1169,6 +1171,10 @@ impl Translator<'_, '_> {
             guards.push(no);
             return Ok(guards);
         };
+        if let Some(fits) = self.widening_fits(x, from, signed, span) {
+            guards.push(fits);
+            return Ok(guards);
+        }
         let last = self.b.ins().iadd_imm_s(wide, span);
         let narrow_ty = lanes_of(func.dfg.value_type(arg))?[0].0;
         let back = self.b.ins().ireduce(narrow_ty, last);
@@ -1241,10 +1247,7 @@ impl Translator<'_, '_> {
                 (addr, self.b.ins().iconst(types::I64, 0), ok)
             }
             None => {
-                let off = self
-                    .b
-                    .ins()
-                    .band_imm_s(af.base, self.layout.offset_mask() as i64);
+                let off = self.masked_offset(af.base);
                 let end = self.b.ins().iadd_imm_s(off, size * WIDTH as i64);
                 let len = if write { root.write_len } else { root.read_len };
                 let ok = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);

@@ -312,6 +312,7 @@ impl Translator<'_, '_> {
         let status = self.b.append_block_param(fail, types::I32);
         self.fail = fail;
         self.prepare_resumable(&order)?;
+        let remats = self.take_block_remats(&order);
         // Non-uniform values live across barriers get variables per work-item.
         let mut kept = HashMap::new();
         let nvals = func.dfg.num_values();
@@ -407,6 +408,7 @@ impl Translator<'_, '_> {
                     self.def_kept(p)?;
                 }
             }
+            self.block_remat(&remats, kb)?;
             let needed = self.vphase()?.needed.get(&kb).cloned().unwrap_or_default();
             for v in needed {
                 self.refresh_kept(v)?;
