@@ -22,6 +22,11 @@ use mathcheck::Kind;
 /// The smallest normal float.
 const FLT_MIN: f64 = 1.1754943508222875e-38;
 
+/// Whether `y` is a nonzero number of magnitude below `limit` (false for NaN).
+fn nonzero_below(y: f64, limit: f64) -> bool {
+    y != 0.0 && y.abs() < limit
+}
+
 /// Distance of `ay` (0 < ay < 2^-126) from the nearest midpoint of the grid `spacing`, in
 /// `f64` ulps of `ay` (about).
 fn midpoint_distance_ulps(ay: f64, spacing: f64) -> f64 {
@@ -128,7 +133,7 @@ fn scan_unary((name, wide, narrow, ranges): &Unary, stride: u64) {
         for bits in first..=last {
             let x = f32::from_bits(bits);
             let y = wide(f64::from(x));
-            if !(y.abs() < FLT_MIN) || y == 0.0 {
+            if !nonzero_below(y, FLT_MIN) {
                 continue;
             }
             tally.subnormal += 1;
@@ -196,7 +201,7 @@ fn scan_binary((name, wide, narrow): &Binary, samples: u64, stride: u64) {
     for _ in 0..samples {
         let (a, b) = binary_arguments(name, &mut rng);
         let y = wide(f64::from(a), f64::from(b));
-        if !(y.abs() < FLT_MIN) || y == 0.0 {
+        if !nonzero_below(y, FLT_MIN) {
             continue;
         }
         tally.subnormal += 1;
@@ -242,7 +247,7 @@ fn scan_half() {
         for bits in 0..=u16::MAX {
             let x = f16::from_bits(bits);
             let y = wide(x.to_f64());
-            if !(y.abs() < 2f64.powi(-14)) || y == 0.0 {
+            if !nonzero_below(y, 2f64.powi(-14)) {
                 continue;
             }
             tally.subnormal += 1;
