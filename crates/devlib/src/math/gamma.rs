@@ -360,7 +360,7 @@ fn lgamma_r_body<const NEAREST: bool>(x: f64) -> (f64, i32) {
 /// of the result): from 0.75 on directly, below as lgamma(1 + x) - log x (t = x - (c - 1)
 /// exact, so 1 + x is never rounded; -log x > 0.28 dominates the sum, which stays above 0.2,
 /// so `log_fast`'s 2^-71 absolute error is 2^-68 of it). c₀ + t (c₁ + c₂t + t²·tail) with
-/// c₀, c₁ in double-double, c₂t exact and the tail (c₃ + c₄t + …) in `f64` by Horner's
+/// c₀, c₁ in double-double, c₂t exact and the tail (c₃ + c₄t + …) in `f64` by Estrin's
 /// scheme: about 2^-64 of the result, also next to the zeros 1 and 2, which are centres with
 /// c₀ = 0 (the result is t times a sum that does not cancel).
 #[inline(always)]
@@ -386,15 +386,22 @@ fn lgamma_below_3_dd(x: f64) -> Dd {
 #[inline(always)]
 fn lgamma_taylor(t: f64, index: usize) -> Dd {
     let c = &LGAMMA_TAYLOR[index];
-    // tail = c₃ + c₄t + … in f64; s = c₁ + c₂t (exact product) + t²·tail, whose f64 part is
-    // at most 2^-12 |c₃/c₁| of s.
-    let mut tail = c[15];
-    for &ck in c[5..15].iter().rev() {
-        tail = tail.mul_add(t, ck);
-    }
+    // tail = c₃ + c₄t + … + c₁₃t^10 in f64 by Estrin's scheme (independent pairs); s = c₁ +
+    // c₂t (exact product) + t²·tail, whose f64 part is at most 2^-12 |c₃/c₁| of s.
+    let t2 = t * t;
+    let t4 = t2 * t2;
+    let p0 = c[6].mul_add(t, c[5]); // c₃ + c₄t
+    let p1 = c[8].mul_add(t, c[7]);
+    let p2 = c[10].mul_add(t, c[9]);
+    let p3 = c[12].mul_add(t, c[11]);
+    let p4 = c[14].mul_add(t, c[13]);
+    let q0 = p1.mul_add(t2, p0);
+    let q1 = p3.mul_add(t2, p2);
+    let q2 = c[15].mul_add(t2, p4);
+    let tail = q2.mul_add(t4 * t4, q1.mul_add(t4, q0));
     let s = Dd { hi: c[2], lo: c[3] }
         .add(dd::two_prod(t, c[4]))
-        .add_f64(t * t * tail);
+        .add_f64(t2 * tail);
     Dd { hi: c[0], lo: c[1] }.add(s.mul_f64(t))
 }
 
