@@ -224,3 +224,60 @@ fn tgamma_and_lgamma_hard_cases_are_correctly_rounded() {
         );
     }
 }
+
+/// Subnormal results round on the subnormal grid (spacing 2^-149): results exactly on one of
+/// its midpoints round to even, those next to one to the nearer subnormal. Expected values:
+/// mpmath at 300 bits rounded to the float grid (the midpoint cases are also hand
+/// computations: (3·2^-75)² = 4.5·2^-149, (4095·2^-75)² = 8384512.5·2^-149, (6561·2^-80)^1.875
+/// = 3^15·2^-150 = 7174453.5·2^-149, 2^-150 = ½·2^-149).
+#[test]
+fn subnormal_results_are_correctly_rounded() {
+    let s = |k: u32| f32::from_bits(k); // k·2^-149
+    let p = |k: f32, e: i32| k * 2f32.powi(e / 2) * 2f32.powi(e - e / 2);
+    // Exact midpoints: to even.
+    assert_eq!(m::pow(p(1.0, -75), 2.0).to_bits(), 0);
+    assert_eq!(m::pow(2.0, -150.0).to_bits(), 0);
+    assert_eq!(m::pow(0.5, 150.0).to_bits(), 0);
+    assert_eq!(m::pow(4.0, -75.0).to_bits(), 0);
+    assert_eq!(m::powr(2.0, -150.0).to_bits(), 0);
+    assert_eq!(m::exp2(-150.0).to_bits(), 0);
+    assert_eq!(m::exp2(-149.0), s(1));
+    assert_eq!(m::pow(p(3.0, -75), 2.0), s(4));
+    assert_eq!(m::pow(p(-3.0, -75), 2.0), s(4));
+    assert_eq!(m::pow(p(4095.0, -75), 2.0), s(0x7f_f000));
+    assert_eq!(m::pow(p(6561.0, -80), 1.875), s(0x6d_7936));
+    // hypot of subnormals: √(k² + k) lies 1/(8k) of a spacing below k + ½ (m = 2896, k = m²),
+    // √(k² + k + 1) 3/(8k) above it (k = m² - 1): the nearer of k and k + 1.
+    assert_eq!(m::hypot(s(8_386_816), s(2896)), s(8_386_816));
+    assert_eq!(m::hypot(s(8_386_815), s(2896)), s(8_386_816));
+    assert_eq!(m::hypot(s(6), s(6)), s(8)); // √72 = 8.485
+    assert_eq!(m::hypot(s(8), s(3)), s(9)); // √73 = 8.544
+    assert_eq!(m::hypot(s(3), -s(4)), s(5));
+}
+
+/// Under `-cl-denorms-are-zero` a subnormal operand or result may be flushed to a zero: the
+/// flushed evaluation `ftz(f(ftz(x)))` of the subnormal-result arguments above is a zero or
+/// the correctly rounded normal value.
+#[test]
+fn flushed_subnormal_results_are_zeros() {
+    use devlib::ftz_f32 as ftz;
+    let s = |k: u32| f32::from_bits(k);
+    for x in [s(1), s(12345), s(0x7f_ffff), -s(3)] {
+        for f in [
+            m::asin,
+            m::atan,
+            m::sinh,
+            m::tanh,
+            m::erf,
+            m::expm1,
+            m::asinpi,
+            m::sinpi,
+        ] {
+            assert_eq!(ftz(f(ftz(x))), 0.0, "{x:e}");
+        }
+    }
+    assert_eq!(ftz(m::exp(-100.0)), 0.0);
+    assert_eq!(ftz(m::exp2(-140.5)), 0.0);
+    assert_eq!(ftz(m::pow(0.5, 140.0)), 0.0);
+    assert_eq!(ftz(m::exp2(-126.0)), f32::MIN_POSITIVE); // normal: kept
+}

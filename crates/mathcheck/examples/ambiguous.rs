@@ -1,8 +1,9 @@
 //! The proof run of devlib's correctly rounded one-argument `float` functions, much cheaper
 //! than an exhaustive MPFR run: for every argument in a range of bit patterns, the `f64`
-//! function (within 1 `f64` ulp for log, 2 for sin, cos and tan, 1 for the others) is
-//! evaluated; where it lies farther than the function's margin (4 `f64` ulps for log, sin, cos,
-//! tan, acos, acosh; 16 for the others, devlib's `NARROW_MARGIN_F64_ULPS`) from a midpoint
+//! function (within 1 `f64` ulp for log, 2 for sin, cos and tan, a few for the `libm` lgamma
+//! and tgamma, 1 for the others) is evaluated; where it lies farther than the function's margin
+//! (4 `f64` ulps for log, sin, cos, tan, acos, acosh; 2^12 for lgamma and tgamma; 16 for the
+//! others, devlib's `NARROW_MARGIN_F64_ULPS`) from a midpoint
 //! between two floats, its rounding is the correctly rounded float (devlib returns exactly
 //! that); where it lies closer (the ambiguous arguments, which devlib sends to its
 //! double-double path), devlib's float result is compared with MPFR's correctly rounded value.
@@ -76,6 +77,10 @@ fn subject(name: &str) -> Option<Subject> {
         "sinpi" => (d::sinpi, s::sinpi, WIDE, Odd),
         "tanh" => (d::tanh, s::tanh, WIDE, Odd),
         "tanpi" => (d::tanpi, s::tanpi, WIDE, Odd),
+        // The `libm` functions behind float lgamma and tgamma (a few `f64` ulps: devlib's
+        // margin 2^12), whose ambiguous arguments take the double-double fallback.
+        "lgamma" => (libm::lgamma, s::lgamma, 1 << 12, Neither),
+        "tgamma" => (libm::tgamma, s::tgamma, 1 << 12, Neither),
         _ => return None,
     })
 }

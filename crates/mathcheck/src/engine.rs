@@ -317,25 +317,36 @@ pub(crate) fn check_output(
     if let (Bound::Relaxed(rule), Some(first)) = (bound, reference.values.first()) {
         let Some(allowed) = rule.allowed_ulps(subject.kind, subject.shape, input, &first.value)
         else {
-            // Outside the row's domain the result is undefined.
-            tally.tried += 1;
-            tally.undefined += 1;
+            tally.add_undefined();
             return Ok(());
         };
-        let error = verdict.error;
-        tally.max_fraction = tally.max_fraction.max(error / allowed);
-        if error > allowed || error.is_nan() {
-            tally.over_bound += 1;
-            if tally.first_over.is_none() {
-                tally.first_over = Some((
-                    *input,
-                    format!("error {error:.3} ulp, {allowed} ulp allowed there"),
-                ));
-            }
-        }
+        count_against_allowance(tally, input, verdict.error, allowed);
     }
     tally.add(subject.kind, input, got, verdict);
     Ok(())
+}
+
+impl Tally {
+    /// Counts an input outside a relaxed row's domain, where the result is undefined.
+    pub(crate) fn add_undefined(&mut self) {
+        self.tried += 1;
+        self.undefined += 1;
+    }
+}
+
+/// Records an error of `error` ulps where a relaxed row allows `allowed` (the largest fraction
+/// of the allowance, the inputs over it).
+pub(crate) fn count_against_allowance(tally: &mut Tally, input: &Input, error: f64, allowed: f64) {
+    tally.max_fraction = tally.max_fraction.max(error / allowed);
+    if error > allowed || error.is_nan() {
+        tally.over_bound += 1;
+        if tally.first_over.is_none() {
+            tally.first_over = Some((
+                *input,
+                format!("error {error:.3} ulp, {allowed} ulp allowed there"),
+            ));
+        }
+    }
 }
 
 pub(crate) fn bound_of(subject: &Subject, options: &Options) -> Result<Bound, CheckError> {

@@ -86,6 +86,8 @@ pub fn estimator(kind: Kind, name: &str, shape: Shape) -> Option<Estimator> {
             let f: fn(f64) -> f64 = match base {
                 "degrees" => |x| x * (180.0 / core::f64::consts::PI),
                 "radians" => |x| x * (core::f64::consts::PI / 180.0),
+                // The relaxed run's `1.0 / x` (one division: within half an `f64` ulp).
+                "recip" => |x| 1.0 / x,
                 "logb" => return Some(Box::new(|x| Estimate::one(f64::from(exponent(x))).exact())),
                 "sign" => return Some(Box::new(|x| Estimate::one(x.signum()).exact())),
                 _ => return None,

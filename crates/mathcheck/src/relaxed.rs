@@ -220,6 +220,65 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// Whether `input` lies in the row's domain (outside it any result is accepted).
+    pub fn in_domain(&self, input: &Input, shape: Shape) -> bool {
+        self.domain.contains(input, shape)
+    }
+
+    /// [`Rule::allowed_ulps`] from an `f64` estimate of the first real result (within a few
+    /// `f64` ulps of it, see [`crate::estimate`]) instead of MPFR's value: `Some(None)` outside
+    /// the domain, `Some(Some((low, high)))` the range the allowance lies in (one value where
+    /// it does not depend on the result or the estimate is clear of a power of two; within
+    /// 2^13 `f64` ulps of one the real value may lie on its other side, where the ulp differs:
+    /// both allowances), `None` for a zero or non-finite estimate (MPFR decides).
+    pub fn allowed_ulps_estimated(
+        &self,
+        kind: Kind,
+        shape: Shape,
+        input: &Input,
+        estimate: f64,
+    ) -> Option<Option<(f64, f64)>> {
+        if !self.domain.contains(input, shape) {
+            return Some(None);
+        }
+        let x = input.x[0];
+        let absolute = match self.allowance {
+            Ulp(u) => return Some(Some((u, u))),
+            ExpUlp => {
+                let u = 3.0 + (2.0 * x).abs().floor();
+                return Some(Some((u, u)));
+            }
+            Absolute(a) => a,
+            LogAbsoluteOrUlp => {
+                if !(0.5..=2.0).contains(&x) {
+                    return Some(Some((3.0, 3.0)));
+                }
+                LOG_ABS
+            }
+        };
+        if estimate == 0.0 || !estimate.is_finite() {
+            return None;
+        }
+        let bits = estimate.to_bits();
+        let mantissa = bits & ((1u64 << 52) - 1);
+        let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+        let other = if mantissa < 1 << 13 {
+            e - 1
+        } else if mantissa >= (1u64 << 52) - (1 << 13) {
+            e + 1
+        } else {
+            e
+        };
+        let allowance = |e: i32| {
+            let ulp = 2f64.powi(e.clamp(1 - kind.bias(), kind.bias()) - kind.mant_bits() as i32);
+            (absolute / ulp).max(0.5)
+        };
+        let (a, b) = (allowance(e), allowance(other));
+        Some(Some((a.min(b), a.max(b))))
+    }
+}
+
 /// An absolute error `a` in ulps of the result `reference` (ulps of 002 "Relative Error as
 /// ULPs", subnormal spacing near zero); at least 0.5, the error of a correctly rounded result.
 fn absolute_in_ulps(kind: Kind, a: f64, reference: &Float) -> f64 {
@@ -346,5 +405,46 @@ mod tests {
         );
         assert!(rule("exp", Kind::Double).is_none());
         assert!(rule("sqrt", Kind::Float).is_none());
+    }
+
+    #[test]
+    fn estimated_allowances_match_the_exact_ones_or_defer() {
+        let estimated = |name: &str, i: Input, r: f64| {
+            rule(name, Kind::Float)
+                .expect("row")
+                .allowed_ulps_estimated(Kind::Float, Shape::Unary, &i, r)
+        };
+        // The same cases as above, from an f64 value of the result.
+        for (name, x, r) in [
+            ("exp", 10.3, 1.0e4),
+            ("sin", 0.85, 0.75),
+            ("sin", 4.0, 0.75),
+            ("log", 1.9, 0.64),
+            ("log", 4.0, 1.38),
+            ("acos", 0.3, 1.2),
+            ("cosh", 89.0, 1e38),
+            ("atanh", 1.0, 1.0),
+        ] {
+            let i = input(x, 0.0, 0);
+            assert_eq!(
+                estimated(name, i, r),
+                Some(allowed(name, Shape::Unary, i, r).map(|a| (a, a))),
+                "{name}({x})"
+            );
+        }
+        // An absolute row at a result next to a power of two, whose side decides the ulp: both
+        // allowances (2^-11 in ulps 2^-24 and 2^-25); at zero MPFR decides.
+        let both = Some(Some((8192.0, 16384.0)));
+        assert_eq!(estimated("sin", input(0.52, 0.0, 0), 0.5), both);
+        assert_eq!(
+            estimated("sin", input(0.52, 0.0, 0), 0.5 - 2f64.powi(-50)),
+            both
+        );
+        assert_eq!(estimated("sin", input(0.0, 0.0, 0), 0.0), None);
+        // Ulp rows do not depend on the result.
+        assert_eq!(
+            estimated("acos", input(0.3, 0.0, 0), 0.5),
+            Some(Some((4096.0, 4096.0)))
+        );
     }
 }

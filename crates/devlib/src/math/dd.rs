@@ -322,11 +322,12 @@ impl Dd {
             bits - 1
         })
     }
-    /// [`Dd::to_f64`] for the `FAST` variants of a function, [`Dd::to_f64_odd`] for its
-    /// accurate variant, the fallback of the correctly rounded `float` and `half` functions.
+    /// [`Dd::to_f64`] (`NEAREST`: the `FAST` variants of a function, the `double` ones) or
+    /// [`Dd::to_f64_odd`] (the accurate variant, the fallback of the correctly rounded `float`
+    /// and `half` functions, rounded once more).
     #[inline(always)]
-    pub(crate) fn to_f64_nearest_or_odd<const FAST: bool>(self) -> f64 {
-        if FAST {
+    pub(crate) fn to_f64_nearest_or_odd<const NEAREST: bool>(self) -> f64 {
+        if NEAREST {
             self.to_f64()
         } else {
             self.to_f64_odd()

@@ -6,9 +6,10 @@
 //! rsqrt and hypot compare the cube, square or sum of squares of the midpoint with the
 //! argument in exact arithmetic; pow recognises results that are exactly a midpoint.
 //!
-//! Every function here is only called for finite results in the normal `float` range (the
-//! rounding test returns everything else as rounded), and with the arguments the `f64`
-//! function saw, after its edge cases.
+//! Every function here is called for finite results near a rounding boundary of `float`: in
+//! the normal range, in the subnormal range (spacing 2^-149, `dd_to_f32` rounds there once
+//! too) or at the overflow threshold; and with the arguments the `f64` function saw, after its
+//! edge cases.
 
 use super::dd::{self, Dd};
 use super::exp_log::{self, exp_dd, expm1_dd, log1p_dd, log_dd};
@@ -154,13 +155,18 @@ pub(crate) fn rsqrt(x: f32, y: f64) -> f32 {
 /// two so that the larger is in [1, 2) (exact: at most 276 binades apart, the squares stay
 /// normal `f64`s of 48 bits), x² + y² as an exact double-double S, then the square of the
 /// midpoint next to √S (exact in `f64`) compared with S; an exact midpoint (a Pythagorean
-/// triple) rounds to even.
+/// triple) rounds to even. Both operands subnormal: in units of 2^-149 (integers below 2^23),
+/// the root of i² + j² < 2^47 rounded to an integer, which is the `float` grid there (below
+/// 2^-125).
 #[cold]
 pub(crate) fn hypot(x: f32, y: f32, fallback: f64) -> f32 {
     let (a, b) = (f64::from(x.abs()), f64::from(y.abs()));
     let (big, small) = if a >= b { (a, b) } else { (b, a) };
     if !big.is_finite() || small == 0.0 {
         return fallback as f32;
+    }
+    if big < f64::from(f32::MIN_POSITIVE) {
+        return subnormal_hypot(x.abs().to_bits(), y.abs().to_bits());
     }
     let e = libm::ilogb(big);
     let (bs, ss) = (libm::scalbn(big, -e), libm::scalbn(small, -e));
@@ -178,6 +184,25 @@ pub(crate) fn hypot(x: f32, y: f32, fallback: f64) -> f32 {
         hi
     };
     libm::scalbnf(r, e)
+}
+
+/// √(i² + j²)·2^-149 correctly rounded, for the subnormal floats i·2^-149 and j·2^-149 (bit
+/// patterns below 2^23): k = ⌊√n⌋ exactly (the `f64` root of n < 2^47, corrected by one step),
+/// then k + 1 when n > k² + k, i.e. √n above k + ½ ((k + ½)² = k² + k + ¼ is never an integer,
+/// so never a tie). k·2^-149 is a float (k < 2^24).
+fn subnormal_hypot(i: u32, j: u32) -> f32 {
+    let n = u64::from(i) * u64::from(i) + u64::from(j) * u64::from(j);
+    let mut k = (n as f64).sqrt() as u64; // n exact in f64
+    while k * k > n {
+        k -= 1;
+    }
+    while (k + 1) * (k + 1) <= n {
+        k += 1;
+    }
+    if n > k * k + k {
+        k += 1;
+    }
+    (k as f32) * f32::from_bits(1)
 }
 
 /// cosh(x) = (e^|x| + e^-|x|)/2 in double-double (as the `f64` function, without its
@@ -268,9 +293,14 @@ pub(crate) fn exp(x: f32) -> f32 {
     scaled_to_f32(m, k)
 }
 
-/// 2^x = e^(x ln 2), the product in double-double (error 2^-99 absolute for |x| < 150).
+/// 2^x = e^(x ln 2), the product in double-double (error 2^-99 absolute for |x| < 150);
+/// integers exactly (2^-150 is the midpoint between 0 and the smallest float: it rounds to
+/// even, 0, where the double-double value's error could fall on either side).
 #[cold]
 pub(crate) fn exp2(x: f32) -> f32 {
+    if x == x.trunc() {
+        return libm::scalbn(1.0, x.clamp(-1100.0, 1100.0) as i32) as f32;
+    }
     let (m, k) = exp_dd(exp_log::ln2().mul_f64(f64::from(x)));
     scaled_to_f32(m, k)
 }
@@ -393,13 +423,14 @@ pub(crate) fn tanpi(x: f32, fallback: f64) -> f32 {
 }
 
 /// Whether `ax^y` (ax > 0 a float, y a float) is exactly `mid` (a positive `f64` with an odd
-/// 25-bit integer mantissa: a midpoint between two normal floats). With y = n/2^j (n odd),
-/// x = ux·2^ex and mid = um·2^em (ux, um odd), that is ux^n = um^(2^j) and ex·n = em·2^j
-/// with n > 0 (for n < 0, ux^|n|·um^(2^j) = 1 is impossible with um > 1). um^(2^j) fits in
-/// 128 bits for j ≤ 2; j ≥ 3 would need ux = w^(2^j) ≤ 2^24 and um = w^n of 25 bits with
-/// w ≤ 8 odd, which no power of 3, 5 or 7 is. Integer arithmetic, overflow meaning "no".
+/// integer mantissa of at most 25 bits: a midpoint between two floats, normal or subnormal,
+/// e.g. (k + ½)·2^-149 or 2^-150). With y = n/2^j (n odd when j > 0), x = ux·2^ex and mid =
+/// um·2^em (ux, um odd), that is ux^n = um^(2^j) and ex·n = em·2^j; by unique factorisation
+/// the first holds exactly when ux = w^(2^j) and um = w^n for an integer w: w = 1 (x and the
+/// midpoint powers of two: um = 1, any n) or w ≥ 3 and n ≥ 1 (w^n = um > 1 needs n > 0).
+/// Integer arithmetic, overflow meaning "no" (um < 2^25).
 fn pow_is_exactly(ax: f32, y: f32, mid: f64) -> bool {
-    fn odd_split(v: f64) -> Option<(u128, i64)> {
+    fn odd_split(v: f64) -> Option<(u64, i64)> {
         // v = u·2^e with u odd (v finite, positive).
         let (m, e) = libm::frexp(v); // v = m·2^e, m in [0.5, 1)
         let int = (m * 9007199254740992.0) as u64; // m·2^53, exact
@@ -407,7 +438,7 @@ fn pow_is_exactly(ax: f32, y: f32, mid: f64) -> bool {
             return None;
         }
         let tz = int.trailing_zeros();
-        Some((u128::from(int >> tz), i64::from(e) - 53 + i64::from(tz)))
+        Some((int >> tz, i64::from(e) - 53 + i64::from(tz)))
     }
     let (Some((ux, ex)), Some((uy, ey)), Some((um, em))) = (
         odd_split(f64::from(ax)),
@@ -416,42 +447,60 @@ fn pow_is_exactly(ax: f32, y: f32, mid: f64) -> bool {
     ) else {
         return false;
     };
-    if y < 0.0 || ux == 1 {
-        return false; // negative powers, and powers of two (never a midpoint)
-    }
-    // y = uy·2^ey = n / 2^j.
-    let (n, j) = if ey >= 0 {
-        if ey > 7 {
-            return false; // n ≥ 2^8·uy: ux^n far beyond 25 bits (ux ≥ 3)
+    // |y| = uy·2^ey = |n| / 2^j.
+    let (abs_n, j) = if ey >= 0 {
+        if ey > 16 {
+            // |n| ≥ 2^17: w ≥ 3 would make w^n far beyond 25 bits; w = 1 needs |ex·n| =
+            // |em|·2^j ≤ 150·2^8 (or ex = 0: x = 1, whose powers are no midpoint).
+            return false;
         }
         (uy << ey, 0u32)
     } else {
         (uy, (-ey) as u32)
     };
-    if j > 2 || n > 64 {
-        return false; // see above; 3^n ≥ 2^25 for n > 16
+    if j > 8 {
+        // w = 1: 2^j divides ex·n with n odd, so 2^j ≤ |ex| < 2^8; w ≥ 3: w^(2^j) ≤ 2^24.
+        return false;
     }
-    let mut lhs: u128 = 1;
-    for _ in 0..n {
-        match lhs.checked_mul(ux) {
-            Some(v) => lhs = v,
-            None => return false,
-        }
-    }
-    let mut rhs = um;
+    // w: the exact 2^j-th root of ux (ux < 2^24: j ≤ 4 unless w = 1).
+    let mut w = ux;
     for _ in 0..j {
-        match rhs.checked_mul(rhs) {
-            Some(v) => rhs = v,
-            None => return false,
+        if w == 1 {
+            break;
         }
+        let root = (w as f64).sqrt() as u64; // exact for perfect squares below 2^53
+        if root * root != w {
+            return false;
+        }
+        w = root;
     }
-    let n_i = n as i64;
-    lhs == rhs && ex.checked_mul(n_i) == Some(em << j)
+    let power_matches = if w == 1 {
+        um == 1
+    } else {
+        if y < 0.0 {
+            return false;
+        }
+        let mut p: u64 = 1;
+        for _ in 0..abs_n {
+            p = match p.checked_mul(w) {
+                Some(v) if v <= um => v,
+                _ => return false,
+            };
+        }
+        p == um
+    };
+    let n = if y < 0.0 {
+        -(abs_n as i64)
+    } else {
+        abs_n as i64
+    };
+    power_matches && ex.checked_mul(n) == em.checked_mul(1 << j)
 }
 
 /// |x|^y = e^(y·log|x|) in double-double (log_dd's 2^-74 relative error times |y log x| ≤
 /// 150 for a normal result: 2^-67 of the result), rounded once; a result exactly on a
-/// midpoint (y = n or n/2 or n/4 with an exact power, see [`pow_is_exactly`]) rounds to even.
+/// midpoint (an exact power: y = n/2^j with x a perfect 2^j-th power, see [`pow_is_exactly`];
+/// subnormal midpoints such as 2^-150 = 2^(-75·2) included) rounds to even.
 /// `negative` gives the result's sign (a negative x with an odd integer y).
 fn pow_magnitude(ax: f32, y: f32, negative: bool) -> f32 {
     let l = log_dd(f64::from(ax)).mul_f64(f64::from(y));

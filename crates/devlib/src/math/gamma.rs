@@ -8,6 +8,7 @@
 
 use super::dd::{self, Dd};
 use super::exp_log::{exp_dd, exp_fast, ln2, log_dd};
+use super::lgamma_table::{FIRST_CENTRE_32THS, LGAMMA_TAYLOR};
 use super::lgamma_zeros::LGAMMA_ZEROS;
 use super::log_fast::log_fast;
 
@@ -226,6 +227,13 @@ fn tgamma_body<const FAST: bool>(x: f64) -> f64 {
         let (m, k) = stirling::<FAST>(Dd::from_f64(x));
         return libm::scalbn(m.to_f64_nearest_or_odd::<FAST>(), k);
     }
+    if FAST && x > 0.0 && x < 3.0 {
+        // Γ(x) = e^lgamma(x) with lgamma's Taylor series (absolute error about 2^-64: that
+        // of the series' part, at most 0.21, and log_fast's 2^-71) and the fast exponential
+        // (2^-60 relative): no shift product.
+        let (m, k) = exp_fast(lgamma_below_3_dd(x));
+        return scale_once::<FAST>(m, k);
+    }
     let (q, e) = if FAST && x < REFLECT_TGAMMA_BELOW {
         // Γ(x) = π / (sin(πx) Γ(1 - x)), 1 - x ≥ 12 exact as a double-double: no shift
         // product (up to 200 factors). The sine's relative error (about 2^-66) and the fast
@@ -289,14 +297,13 @@ const REFLECT_LGAMMA_BELOW: f64 = -17.0;
 dd::fma_dispatch! {
     /// `(lgamma(x), sign of Γ(x))` within 1 ulp (msun's reaches 2 ulp, e.g. x ≈ 0.71, 11.3,
     /// below -190, and 10^15 ulp near the negative zeros): log|Γ(x)| in double-double, rounded
-    /// once, for x ≥ 12 Stirling's series, for 0 < x < 12 and -17 < x < 0 the shift product
-    /// (`log Γ(x + n) - log|x (x+1) … (x+n-1)|`), next to each of the 29 negative zeros with
-    /// doubles near them lgamma's Taylor series with x0 as three doubles (`lgamma_zeros.rs`),
-    /// below -17 the reflection formula `log π - log|sin πx| - log Γ(1 - x)`. msun's value
-    /// within 0.03 of the zeros 1 and 2 (its polynomials there are within 1 ulp; the
-    /// double-double logarithms would lose their relative accuracy);
-    /// `-log|x|` for |x| ≤ 8.7e-19. The sign is 0 for NaN, zero and the negative integers (002).
-    pub(crate) fn lgamma_r(x: f64) -> (f64, i32) = lgamma_r_body::<false>
+    /// once, for x ≥ 12 Stirling's series, for 0 < x < 3 Taylor series at the centres j/32
+    /// ([`lgamma_below_3`], also next to the zeros 1 and 2), for 3 ≤ x < 12 and -17 < x < 0
+    /// the shift product (`log Γ(x + n) - log|x (x+1) … (x+n-1)|`), next to each of the 29
+    /// negative zeros with doubles near them lgamma's Taylor series with x0 as three doubles
+    /// (`lgamma_zeros.rs`), below -17 the reflection formula `log π - log|sin πx| -
+    /// log Γ(1 - x)`; `-log|x|` for |x| ≤ 8.7e-19. The sign is 0 for NaN, zero and the negative integers (002).
+    pub(crate) fn lgamma_r(x: f64) -> (f64, i32) = lgamma_r_body::<true>
 }
 
 dd::fma_dispatch! {
@@ -304,40 +311,36 @@ dd::fma_dispatch! {
     /// one more rounding to `float` or `half` is correct: the fallback of the correctly
     /// rounded narrow lgamma. Rounding to nearest first misrounded lgamma(0x1.f8a754p-9) and
     /// lgamma(-0x1.ade594p-30) (found by scanning every float).
-    pub(crate) fn lgamma_r_odd(x: f64) -> (f64, i32) = lgamma_r_body::<true>
+    pub(crate) fn lgamma_r_odd(x: f64) -> (f64, i32) = lgamma_r_body::<false>
 }
 
-/// `d` rounded once to `f64`: to nearest, or to odd for the narrow types' fallback (`ODD`).
 #[inline(always)]
-fn round_f64<const ODD: bool>(d: Dd) -> f64 {
-    if ODD {
-        d.to_f64_odd()
-    } else {
-        d.to_f64()
+fn lgamma_r_body<const NEAREST: bool>(x: f64) -> (f64, i32) {
+    if x > 8.7e-19 && x < 3.0 {
+        return (lgamma_below_3::<NEAREST>(x), 1);
     }
-}
-
-#[inline(always)]
-fn lgamma_r_body<const ODD: bool>(x: f64) -> (f64, i32) {
     // One test for the usual arguments; everything else (NaN, ±0, ±∞, tiny, huge, the
-    // integers and the neighbourhoods of 1 and 2) in `lgamma_edge`.
+    // negative integers) in `lgamma_edge`.
     let usual = if x > 0.0 {
-        x > 8.7e-19 && x < f64::INFINITY && (x - 1.0).abs() > 0.03 && (x - 2.0).abs() > 0.03
+        x > 8.7e-19 && x < f64::INFINITY
     } else {
         x < -8.7e-19 && x > -4.503599627370496e15 && x != x.floor()
     };
     if !usual {
-        return lgamma_edge::<ODD>(x);
+        return lgamma_edge::<NEAREST>(x);
     }
     if x >= STIRLING_FROM {
         // lgamma overflows from about 2.5563e305 on: there the product (y - ½)(log y - 1)
         // rounds to ∞ and the double-double sum to ∞ or NaN (∞ - ∞).
-        let v = round_f64::<ODD>(stirling_log::<true>(Dd::from_f64(x)));
+        let v = Dd::to_f64_nearest_or_odd::<NEAREST>(stirling_log::<true>(Dd::from_f64(x)));
         return (if v.is_finite() { v } else { f64::INFINITY }, 1);
     }
     if x > 0.0 {
-        // |lgamma| ≥ 0.013 here (2^-59 ulp at least): the fast log Γ's 2^-68 suffices.
-        return (round_f64::<ODD>(log_abs_gamma::<true>(x)), 1);
+        // 3 ≤ x < 12: |lgamma| ≥ 0.69, so the fast log Γ's 2^-68 suffices.
+        return (
+            Dd::to_f64_nearest_or_odd::<NEAREST>(log_abs_gamma::<true>(x)),
+            1,
+        );
     }
     let sign = if floor_is_odd(x) { -1 } else { 1 };
     if x < REFLECT_LGAMMA_BELOW {
@@ -347,16 +350,66 @@ fn lgamma_r_body<const ODD: bool>(x: f64) -> (f64, i32) {
         let v = LOG_PI
             .sub(log_fast(s.hi).add_f64(s.lo / s.hi))
             .sub(stirling_log::<true>(dd::two_sum(1.0, -x)));
-        return (round_f64::<ODD>(v), sign);
+        return (Dd::to_f64_nearest_or_odd::<NEAREST>(v), sign);
     }
-    (lgamma_negative_near::<ODD>(x), sign)
+    (lgamma_negative_near::<NEAREST>(x), sign)
+}
+
+/// lgamma for 8.7e-19 < x < 3 by the Taylor series of lgamma at the nearest centre c = j/32
+/// (`lgamma_table.rs`, |t| = |x - c| ≤ 1/64, degree 13: the first omitted term is below 2^-80
+/// of the result): from 0.75 on directly, below as lgamma(1 + x) - log x (t = x - (c - 1)
+/// exact, so 1 + x is never rounded; -log x > 0.28 dominates the sum, which stays above 0.2,
+/// so `log_fast`'s 2^-71 absolute error is 2^-68 of it). c₀ + t (c₁ + c₂t + t²·tail) with
+/// c₀, c₁ in double-double, c₂t exact and the tail (c₃ + c₄t + …) in `f64` by Estrin's
+/// scheme: about 2^-64 of the result, also next to the zeros 1 and 2, which are centres with
+/// c₀ = 0 (the result is t times a sum that does not cancel).
+#[inline(always)]
+fn lgamma_below_3<const NEAREST: bool>(x: f64) -> f64 {
+    Dd::to_f64_nearest_or_odd::<NEAREST>(lgamma_below_3_dd(x))
+}
+
+/// The double-double value [`lgamma_below_3`] rounds (also the exponent of the fast tgamma
+/// there).
+#[inline(always)]
+fn lgamma_below_3_dd(x: f64) -> Dd {
+    // round(32 x) (x > 0): the centre j/32; t = x - j/32 exact (Sterbenz, or t = x for j = 0).
+    let j = (x * 32.0 + 0.5) as i64;
+    let t = x - j as f64 * (1.0 / 32.0);
+    if x >= 0.75 {
+        return lgamma_taylor(t, (j - FIRST_CENTRE_32THS) as usize);
+    }
+    // The centre (j + 32)/32 of 1 + x: 1 + x = (j + 32)/32 + t.
+    lgamma_taylor(t, (j + 32 - FIRST_CENTRE_32THS) as usize).sub(log_fast(x))
+}
+
+/// lgamma(c + t) from the Taylor coefficients of the centre `index` (see [`lgamma_below_3`]).
+#[inline(always)]
+fn lgamma_taylor(t: f64, index: usize) -> Dd {
+    let c = &LGAMMA_TAYLOR[index];
+    // tail = c₃ + c₄t + … + c₁₃t^10 in f64 by Estrin's scheme (independent pairs); s = c₁ +
+    // c₂t (exact product) + t²·tail, whose f64 part is at most 2^-12 |c₃/c₁| of s.
+    let t2 = t * t;
+    let t4 = t2 * t2;
+    let p0 = c[6].mul_add(t, c[5]); // c₃ + c₄t
+    let p1 = c[8].mul_add(t, c[7]);
+    let p2 = c[10].mul_add(t, c[9]);
+    let p3 = c[12].mul_add(t, c[11]);
+    let p4 = c[14].mul_add(t, c[13]);
+    let q0 = p1.mul_add(t2, p0);
+    let q1 = p3.mul_add(t2, p2);
+    let q2 = c[15].mul_add(t2, p4);
+    let tail = q2.mul_add(t4 * t4, q1.mul_add(t4, q0));
+    let s = Dd { hi: c[2], lo: c[3] }
+        .add(dd::two_prod(t, c[4]))
+        .add_f64(t2 * tail);
+    Dd { hi: c[0], lo: c[1] }.add(s.mul_f64(t))
 }
 
 /// lgamma for -17 < x < 0 (x not an integer, |x| ≥ 8.7e-19): next to a zero of lgamma its
 /// Taylor series, where the shift product's double-double log Γ (about 2^-95 absolute) would
 /// not be accurate enough relative to the tiny result; elsewhere that log Γ.
 #[inline(always)]
-fn lgamma_negative_near<const ODD: bool>(x: f64) -> f64 {
+fn lgamma_negative_near<const NEAREST: bool>(x: f64) -> f64 {
     // The interval (-n-1, -n) holds the table's entries 2(n-2) and 2(n-2)+1 (n = 2 … 16; the
     // last interval only the first).
     let n = -x.floor() - 1.0;
@@ -378,27 +431,27 @@ fn lgamma_negative_near<const ODD: bool>(x: f64) -> f64 {
                     hi: z.c1_hi,
                     lo: z.c1_lo,
                 };
-                return round_f64::<ODD>(c1.mul(t).add_f64(t.hi * t.hi * tail));
+                return Dd::to_f64_nearest_or_odd::<NEAREST>(c1.mul(t).add_f64(t.hi * t.hi * tail));
             }
         }
     }
     // The fast log Γ (2^-68) where |lgamma| ≥ ⅛ (below 2^-12 ulp), else the accurate one.
     let v = log_abs_gamma::<true>(x);
     if v.hi.abs() >= 0.125 {
-        round_f64::<ODD>(v)
+        Dd::to_f64_nearest_or_odd::<NEAREST>(v)
     } else {
-        round_f64::<ODD>(log_abs_gamma::<false>(x))
+        Dd::to_f64_nearest_or_odd::<NEAREST>(log_abs_gamma::<false>(x))
     }
 }
 
 /// lgamma_r where msun's serves, or a formula of its own: see [`lgamma_r`].
 #[cold]
 #[inline(never)]
-fn lgamma_edge<const ODD: bool>(x: f64) -> (f64, i32) {
+fn lgamma_edge<const NEAREST: bool>(x: f64) -> (f64, i32) {
     let (mut v, s) = libm::lgamma_r(x);
     if x != 0.0 && x.abs() <= 8.7e-19 {
         // lgamma(x) = -log|x| - γx + O(x²), γ|x| below 2^-13 ulp of the logarithm here.
-        v = -round_f64::<ODD>(log_dd(x.abs()));
+        v = -Dd::to_f64_nearest_or_odd::<NEAREST>(log_dd(x.abs()));
     }
     if x.is_nan() || x == 0.0 || (x < 0.0 && x == x.floor()) {
         (v, 0)

@@ -25,6 +25,7 @@ pub mod f64;
 pub(crate) mod gamma;
 pub(crate) mod generic;
 pub(crate) mod inverse_trig;
+pub(crate) mod lgamma_table;
 pub(crate) mod lgamma_zeros;
 pub(crate) mod log_fast;
 pub(crate) mod rounding;

@@ -24,7 +24,10 @@ pub(crate) fn f64_to_f32_if_unambiguous(y: f64) -> Option<f32> {
 pub(crate) const NARROW_MARGIN_F64_ULPS: i64 = 16;
 
 /// [`f64_to_f32_if_unambiguous`] with a margin of `margin` `f64` ulps: `y` rounded to `f32`
-/// unless it lies within `margin` ulps of a midpoint between two normal floats.
+/// unless it lies within `margin` ulps of a rounding boundary of `float` at `y`: a midpoint
+/// between two normal floats, between two subnormal ones (spacing 2^-149, where rounding the
+/// `f64` value is a second rounding too) or between the largest float and the overflow
+/// threshold 2^128 - 2^103 (where `y` rounds to ∞).
 #[inline(always)]
 pub(crate) fn f64_to_f32_if_clear(y: f64, margin: i64) -> Option<f32> {
     let r = y as f32;
@@ -32,14 +35,42 @@ pub(crate) fn f64_to_f32_if_clear(y: f64, margin: i64) -> Option<f32> {
     // subtraction and one unsigned comparison: |low - 2^28| > margin.
     let low = y.to_bits() & ((1 << 29) - 1);
     let offset = low.wrapping_sub((1 << 28) - margin as u64);
-    if offset > 2 * margin as u64 {
+    if offset > 2 * margin as u64 && y.abs() >= f64::from(f32::MIN_POSITIVE) {
         return Some(r);
     }
-    // Near the pattern (rare): ambiguous only for normal float results.
-    if !r.is_normal() || !y.is_normal() || y.abs() < f64::from(f32::MIN_POSITIVE) {
-        return Some(r);
+    near_pattern_or_below_normal(y, r, margin)
+}
+
+/// The rare cases of [`f64_to_f32_if_clear`]: `y` below the normal `float` range (tested on
+/// the subnormal grid), or its low bits near the midpoint pattern (ambiguous when `y` is a
+/// finite value in the normal range, ∞ included: the pattern in the top binade is the
+/// overflow threshold).
+#[cold]
+#[inline(never)]
+fn near_pattern_or_below_normal(y: f64, r: f32, margin: i64) -> Option<f32> {
+    let ay = y.abs();
+    if !ay.is_finite() || ay >= 2f64.powi(128) {
+        return Some(r); // NaN, ±∞, or far beyond the overflow threshold
     }
-    None
+    if ay >= f64::from(f32::MIN_POSITIVE) {
+        return None; // normal range, low bits near the midpoint pattern
+    }
+    if subnormal_grid_clear(ay, margin as f64) {
+        Some(r)
+    } else {
+        None
+    }
+}
+
+/// Whether `ay` (0 ≤ ay < 2^-126) is more than about `margin` of its `f64` ulps from every
+/// midpoint (k + ½)·2^-149 of the subnormal `float` grid. The scaling by 2^149 and the
+/// fraction are exact; `t·2^-52` is between one and two ulps of `t` (a margin at most twice
+/// the requested one). Zero is exact.
+#[inline(always)]
+fn subnormal_grid_clear(ay: f64, margin: f64) -> bool {
+    let t = ay * 2f64.powi(149); // exact, below 2^23
+    let distance = (t - t.floor() - 0.5).abs(); // exact
+    ay == 0.0 || distance > margin * t * f64::EPSILON
 }
 
 /// How many `f64` ulps from a float midpoint count as ambiguous for `f64` functions of the
@@ -134,30 +165,13 @@ fn clear_of_midpoint(y: f64, dropped: u32) -> bool {
     (low - (1 << (dropped - 1))).abs() > LIBM_MARGIN_F64_ULPS
 }
 
-/// `hi + lo` correctly rounded to `f32` (for values in the normal `f32` range; `lo` far below
-/// an ulp of `hi`).
+/// `hi + lo` correctly rounded to `f32`, over the whole range: normal results, subnormal ones
+/// (spacing 2^-149, down to the midpoint 2^-150 between 0 and the smallest float) and the
+/// overflow threshold. Rounded to odd in `f64` first (`Dd::to_f64_odd`), which keeps the
+/// exact value's side of every `float` rounding boundary (29 or more bits below `f32`'s last),
+/// then rounded once to `f32`.
 pub(crate) fn dd_to_f32(d: Dd) -> f32 {
-    if d.hi < 0.0 {
-        return -dd_to_f32(d.neg());
-    }
-    let f = d.hi as f32;
-    if !f.is_finite() || f == 0.0 {
-        return f;
-    }
-    // hi - f is exact (hi is within half a float ulp of f); err is hi + lo - f.
-    let err = (d.hi - f64::from(f)) + d.lo;
-    if err > 0.0 {
-        let up = f32::from_bits(f.to_bits() + 1);
-        if err > 0.5 * (f64::from(up) - f64::from(f)) {
-            return up;
-        }
-    } else if err < 0.0 {
-        let down = f32::from_bits(f.to_bits() - 1);
-        if -err > 0.5 * (f64::from(f) - f64::from(down)) {
-            return down;
-        }
-    }
-    f
+    d.to_f64_odd() as f32
 }
 
 /// lgamma_r(x) for -190 < x ≤ -2^-10 by the `libm` (msun) lgamma_r, `log(π / |x sin πx|) -
@@ -229,6 +243,59 @@ mod tests {
         let tie = |_x: f64| 2.5 * 2f64.powi(-149);
         let below = |_x: f64| 2.4999 * 2f64.powi(-149);
         assert_eq!(fast_then_accurate(0.0, tie, below), f32::from_bits(2));
+    }
+
+    #[test]
+    fn subnormal_results_are_tested_on_the_subnormal_grid() {
+        let s = 2f64.powi(-149); // the float subnormal spacing
+        let ulp = |y: f64| f64::from_bits(y.to_bits() + 1) - y;
+        let mid = 2.5 * s; // between the floats 2s and 3s
+                           // Within the margin of the midpoint (either side): ambiguous.
+        assert_eq!(f64_to_f32_if_clear(mid, 16), None);
+        assert_eq!(f64_to_f32_if_clear(mid + 10.0 * ulp(mid), 16), None);
+        assert_eq!(f64_to_f32_if_clear(mid - 10.0 * ulp(mid), 16), None);
+        // 2^-150, the midpoint between 0 and the smallest float, and just below it.
+        let least_mid = 2f64.powi(-150);
+        assert_eq!(f64_to_f32_if_clear(least_mid, 16), None);
+        assert_eq!(
+            f64_to_f32_if_clear(least_mid - 3.0 * ulp(least_mid), 16),
+            None
+        );
+        // Clear of every midpoint: rounded (2.3 s to 2 s, 2.7 s to 3 s, a float itself, 0).
+        assert_eq!(f64_to_f32_if_clear(2.3 * s, 16), Some(f32::from_bits(2)));
+        assert_eq!(f64_to_f32_if_clear(-2.7 * s, 16), Some(-f32::from_bits(3)));
+        assert_eq!(
+            f64_to_f32_if_clear(0x12345 as f64 * s, 16),
+            Some(f32::from_bits(0x12345))
+        );
+        assert_eq!(f64_to_f32_if_clear(0.1 * s, 16), Some(0.0));
+        // The largest subnormal spacing's midpoint, just below the normal range: 2^-126 - s/2.
+        let top = f64::from(f32::MIN_POSITIVE) - 0.5 * s;
+        assert_eq!(f64_to_f32_if_clear(top + ulp(top), 16), None);
+        // The overflow threshold FLT_MAX + half an ulp (2^128 - 2^103), which rounds to ∞.
+        let threshold = f64::from(f32::MAX) + 2f64.powi(103);
+        assert_eq!(f64_to_f32_if_clear(threshold + ulp(threshold), 16), None);
+        assert_eq!(f64_to_f32_if_clear(1e39, 16), Some(f32::INFINITY));
+    }
+
+    #[test]
+    fn double_doubles_round_once_to_subnormal_and_overflowing_floats() {
+        let s = 2f64.powi(-149);
+        let dd = |hi: f64, lo: f64| Dd { hi, lo };
+        // On a subnormal midpoint, the low part decides: 2.5 s ± tiny.
+        assert_eq!(dd_to_f32(dd(2.5 * s, 1e-300)), f32::from_bits(3));
+        assert_eq!(dd_to_f32(dd(2.5 * s, -1e-300)), f32::from_bits(2));
+        assert_eq!(dd_to_f32(dd(2.5 * s, 0.0)), f32::from_bits(2)); // a tie: to even
+                                                                    // 2^-150 ± tiny: the smallest float or zero (its sign kept).
+        assert_eq!(dd_to_f32(dd(0.5 * s, 1e-300)), f32::from_bits(1));
+        assert_eq!(dd_to_f32(dd(0.5 * s, -1e-300)).to_bits(), 0);
+        assert_eq!(dd_to_f32(dd(-0.5 * s, -1e-300)), -f32::from_bits(1));
+        assert_eq!(dd_to_f32(dd(-0.5 * s, 0.0)).to_bits(), 0x8000_0000);
+        // The overflow threshold ± tiny: ∞ at and above it, the largest float below.
+        let threshold = f64::from(f32::MAX) + 2f64.powi(103);
+        assert_eq!(dd_to_f32(dd(threshold, 1e-300)), f32::INFINITY);
+        assert_eq!(dd_to_f32(dd(threshold, 0.0)), f32::INFINITY);
+        assert_eq!(dd_to_f32(dd(threshold, -1e-300)), f32::MAX);
     }
 
     #[test]

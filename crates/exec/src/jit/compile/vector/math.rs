@@ -9,7 +9,8 @@
 //! |x| ≥ 708.39… (msun's special-case threshold: overflow, underflow, ±∞) or NaN; for `log`,
 //! `log2` and `log10`, arguments that are not positive and finite; for all four, results whose
 //! `f64` value lies within the ambiguity margin of a float midpoint (devlib then decides with
-//! its double-double evaluation: margin 4 `f64` ulps for `log`, 16 for the others). Any
+//! its double-double evaluation: margin 4 `f64` ulps for `log`, 16 for the others); for `exp`
+//! also results below 2^-126 (devlib tests those on the subnormal grid). Any
 //! such lane sends the whole vector through the scalar calls (the same helpers the scalar
 //! translation calls), which is rare in real data.
 //!
@@ -297,6 +298,11 @@ impl Translator<'_, '_> {
         let v = self.sel(reduced, scaled, tiny_x);
         let amb = self.near_midpoint(v, NARROW_AMBIGUOUS_ULPS);
         let bad = self.b.ins().bor(bad, amb);
+        // Results below the normal float range: devlib tests them on the subnormal grid.
+        let min_normal = self.f64x2(f64::from(f32::MIN_POSITIVE));
+        let below = self.b.ins().fcmp(FloatCC::LessThan, v, min_normal);
+        let below = self.cast(types::I64X2, below);
+        let bad = self.b.ins().bor(bad, below);
         (v, bad)
     }
 
