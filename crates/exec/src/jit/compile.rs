@@ -488,14 +488,28 @@ pub fn compile_function(
         )
     };
     // The vectorised row loop, when the kernel allows it (see `vector`).
-    let vec_shapes = if resumable || std::env::var("OXCL_VEC").is_ok_and(|v| v == "0") {
-        None
-    } else {
-        let func = &module.functions[root];
+    let vec_allowed = !resumable
+        && !std::env::var("OXCL_VEC").is_ok_and(|v| v == "0")
+        && vector::callees_allowed(module, &order);
+    // Its short counted loops unrolled (`vector::counted_unroll`), when it still vectorises.
+    let analyse_vec = |func: &kir::Function| {
         func.entry_block()
-            .filter(|_| vector::callees_allowed(module, &order))
+            .filter(|_| vec_allowed)
             .and_then(|entry| vector::analyse(func, &rpo(func, entry)).ok())
     };
+    let mut vec_unrolled = vec_allowed
+        .then(|| vector::counted_unroll::unroll_counted_loops(&module.functions[root]))
+        .flatten();
+    let mut vec_shapes = vec_unrolled.as_ref().and_then(|u| analyse_vec(&u.func));
+    if vec_shapes.is_none() {
+        vec_unrolled = None;
+        vec_shapes = analyse_vec(&module.functions[root]);
+    }
+    if let Some(u) = vec_unrolled.as_ref() {
+        if std::env::var_os("OXCL_JIT_DUMP").is_some_and(|v| v != "0") {
+            eprintln!("== kir fn{root} unrolled for kir_row_vec\n{}", u.func);
+        }
+    }
     let vec_fn_id = match vec_shapes {
         Some(_) => {
             let sig = sig_of(&jm, &[types::I64, types::I64], &[types::I32]);
@@ -545,7 +559,6 @@ pub fn compile_function(
         ),
         None => None,
     };
-    let mut vec_shapes = vec_shapes;
     let passes: Vec<(usize, bool, bool)> = order
         .iter()
         .map(|&f| (f, false, false))
@@ -553,7 +566,9 @@ pub fn compile_function(
         .chain(vec_fn_id.or(phase_vec_fn_id).map(|_| (root, true, true)))
         .collect();
     for (f, row_mode, vec_mode) in passes {
-        let func = &module.functions[f];
+        let unrolled = vec_unrolled.as_ref().filter(|_| vec_mode && !resumable);
+        let func = unrolled.map_or(&module.functions[f], |u| &u.func);
+        let first_site = sites.len();
         cctx.func.signature = if row_mode && resumable && vec_mode {
             phase_vec_sig.clone()
         } else if row_mode && resumable {
@@ -619,6 +634,12 @@ pub fn compile_function(
             }
             b.seal_all_blocks();
             b.finalize(tc);
+        }
+        // Errors of unrolled copies name the loop's instruction.
+        if let Some(u) = unrolled {
+            for s in &mut sites[first_site..] {
+                s.inst = u.origin.get(s.inst.index()).copied().unwrap_or(s.inst);
+            }
         }
         let id = match (
             row_mode,

@@ -40,6 +40,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 mod assume;
 mod block_remat;
 mod cheap_checks;
+pub(super) mod counted_unroll;
 mod dead_params;
 pub(super) mod idle;
 mod invariant;
@@ -49,11 +50,13 @@ mod math;
 mod packed;
 pub(super) mod phase;
 mod phase_remat;
+mod pure_loads;
 mod range_proof;
 mod row_prefix;
 mod row_proof;
 mod shared_base;
 mod simd_int;
+mod uniform_proof;
 mod unroll;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
@@ -591,7 +594,12 @@ impl Translator<'_, '_> {
             Vec::new(),
         )];
         match self.row_proofs(&order, &args, row_base, n)? {
-            Some(proof) => {
+            Some(mut proof) => {
+                // Uniform `__constant` loads proven with the row (`uniform_proof`).
+                if let Some((ok, addrs)) = self.uniform_proofs(&order, &args, row_base)? {
+                    proof.ok = self.b.ins().band(proof.ok, ok);
+                    proof.addrs.extend(addrs);
+                }
                 let (fast, addrs) =
                     self.branch_on_proof(proof.ok, proof.addrs, proof.shared, checked);
                 // Without borders the prefix is the whole row: the loop runs to `n`.
@@ -1022,6 +1030,9 @@ impl Translator<'_, '_> {
         };
         match shape {
             Shape::Uniform | Shape::Unknown => {
+                if self.uniform_proven_load(inst)? {
+                    return Ok(());
+                }
                 let first = self.vs().first;
                 if let Some(row) = self.row.as_mut() {
                     row.i = first;

@@ -683,7 +683,7 @@ impl Translator<'_, '_> {
         };
         let at = self.b.ins().imul_imm_s(first, access.size);
         let addr = self.b.ins().iadd(addr0, at);
-        let flags = MemFlagsData::new().with_notrap();
+        let flags = super::pure_loads::proven_flags(func, value.is_none());
         // A shared base's accesses add their constant (`shared_base`).
         let disp = self.vs().proven_disp.get(&inst).copied().unwrap_or(0);
         let disp = i32::try_from(ahead)
