@@ -672,6 +672,9 @@ pub fn compile_function(
             b.seal_all_blocks();
             b.finalize(tc);
         }
+        if special.is_some() {
+            phase_entry::drop_other_phases(&mut cctx);
+        }
         if special.is_none() && row_mode && resumable && !entry_ids.is_empty() {
             // The generic phase loops are only translated for their barrier sites (the stops
             // every copy reports): the copies run every phase.

@@ -143,3 +143,17 @@ impl Translator<'_, '_> {
         u32::try_from(self.sites.len() - 1).map_err(|_| "too many sites".into())
     }
 }
+
+/// Drops the blocks of a specialised copy that its entry does not reach (the other phases)
+/// before Cranelift compiles it, so that its verifier and passes see only the phase's code.
+pub(super) fn drop_other_phases(cctx: &mut cranelift_codegen::Context) {
+    let mut flags = settings::builder();
+    // `compile` verifies what is left right after.
+    if flags.set("enable_verifier", "false").is_err() {
+        return;
+    }
+    let flags = settings::Flags::new(flags);
+    cctx.flowgraph();
+    // Only fails when verifying, which is off.
+    let _ = cctx.eliminate_unreachable_code(&flags);
+}
