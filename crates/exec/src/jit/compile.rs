@@ -584,10 +584,14 @@ pub fn compile_function(
     let passes: Vec<(usize, bool, bool, Option<(phase_entry::PhaseEntry, FuncId)>)> = order
         .iter()
         .map(|&f| (f, false, false, None))
-        .chain(row_fn_id.or(phase_fn_id).map(|_| (root, true, false, None)))
+        .chain(
+            row_fn_id
+                .or(phase_fn_id.filter(|_| entry_ids.is_empty()))
+                .map(|_| (root, true, false, None)),
+        )
         .chain(
             vec_fn_id
-                .or(phase_vec_fn_id)
+                .or(phase_vec_fn_id.filter(|_| entry_ids.is_empty()))
                 .map(|_| (root, true, true, None)),
         )
         .chain(entry_ids.iter().flat_map(|&(e, scalar, vec)| {
@@ -674,12 +678,6 @@ pub fn compile_function(
         }
         if special.is_some() {
             phase_entry::drop_other_phases(&mut cctx);
-        }
-        if special.is_none() && row_mode && resumable && !entry_ids.is_empty() {
-            // The generic phase loops are only translated for their barrier sites (the stops
-            // every copy reports): the copies run every phase.
-            jm.clear_context(&mut cctx);
-            continue;
         }
         let id = match (
             row_mode,

@@ -5,8 +5,11 @@
 //! them to the stack. A specialised copy is compiled per resume point (the kernel's start and
 //! after each barrier): its loop body jumps straight to that point, Cranelift drops the code
 //! no iteration reaches (the other phases), and only the values of that phase remain. The
-//! group driver (`jit::phase`) calls the copy for the phase's resume value; the copies report
-//! the generic loops' stops (the same barrier sites), so a row can mix them freely.
+//! group driver (`jit::phase`) calls the copy for the phase's resume value. The copy entering
+//! at the kernel's start, translated first, gives every barrier its site (it translates the
+//! whole kernel before its other phases are dropped); the later copies report the same sites,
+//! so a row can mix the scalar and vectorised copies freely and the generic loops are not
+//! compiled at all.
 
 use super::*;
 
@@ -45,8 +48,8 @@ pub(super) fn phase_entries(func: &Function) -> Vec<PhaseEntry> {
     entries
 }
 
-/// The resume value of `entry`: the site the generic phase loop gave its barrier (the last
-/// barrier site of `inst`, the generic loops being translated before the copies).
+/// The resume value of `entry`: the site the copy entering at the start gave its barrier (the
+/// last barrier site of `inst`: that copy is translated after the resumable kernel function).
 pub(super) fn resume_of(entry: PhaseEntry, sites: &[Site], func: usize) -> Option<u32> {
     match entry {
         PhaseEntry::Start => Some(0),
@@ -123,10 +126,10 @@ impl Translator<'_, '_> {
         }
     }
 
-    /// The site of barrier `inst` in the scalar phase loop: a new one in the generic loop, the
-    /// generic loop's in a specialised copy (both report the same stops).
+    /// The site of barrier `inst` in the scalar phase loop: a new one in the generic loop and
+    /// in the copy entering at the start, that copy's in the others (all report the same stops).
     pub(super) fn phase_barrier_site(&mut self, inst: kir::Inst) -> Result<u32, Unsupported> {
-        if self.phase_entry().is_some() {
+        if matches!(self.phase_entry(), Some(PhaseEntry::After(_))) {
             let f = self.func_index;
             let site = self
                 .sites
