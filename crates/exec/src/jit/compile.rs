@@ -581,7 +581,7 @@ pub fn compile_function(
             entry_ids.push((e, scalar, vec));
         }
     }
-    let passes: Vec<(usize, bool, bool, Option<(phase_entry::PhaseEntry, FuncId)>)> = order
+    let passes: Vec<(usize, bool, bool, phase_entry::PhaseCopy)> = order
         .iter()
         .map(|&f| (f, false, false, None))
         .chain(

@@ -160,3 +160,6 @@ pub(super) fn drop_other_phases(cctx: &mut cranelift_codegen::Context) {
     // Only fails when verifying, which is off.
     let _ = cctx.eliminate_unreachable_code(&flags);
 }
+
+/// A compile pass's specialisation: the resume point of a copy and the function it defines.
+pub(super) type PhaseCopy = Option<(PhaseEntry, FuncId)>;
