@@ -44,6 +44,7 @@ use super::rt::{self, code, slot, Site, SiteKind};
 use crate::interp::memory::{PtrLayout, RegionRef};
 
 mod phase;
+mod phase_entry;
 mod remat;
 
 type ClValue = cranelift_codegen::ir::Value;
@@ -78,6 +79,16 @@ pub struct Compiled {
     /// The vectorised phase loop (see `vector::phase`): `(ctx, n, resume, start, stop0)`,
     /// `vec_width` work-items per iteration.
     pub phase_vec: Option<PhaseVecFn>,
+    /// `phase` and `phase_vec` specialised to one resume point each (see `phase_entry`).
+    pub phase_at: Vec<PhaseAt>,
+}
+
+/// The phase loops specialised to resume point `resume` (they take it and ignore it).
+#[derive(Clone, Copy)]
+pub struct PhaseAt {
+    pub resume: u32,
+    pub scalar: extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32,
+    pub vec: Option<PhaseVecFn>,
 }
 
 /// The vectorised phase loop's signature.
@@ -559,13 +570,55 @@ pub fn compile_function(
         ),
         None => None,
     };
-    let passes: Vec<(usize, bool, bool)> = order
+    // The phase loops again, one copy per resume point (see `phase_entry`).
+    let mut entry_ids = Vec::new();
+    if phase_fn_id.is_some() {
+        for (k, e) in phase_entry::phase_entries(&module.functions[root])
+            .into_iter()
+            .enumerate()
+        {
+            let scalar = jm
+                .declare_function(&format!("kir_phase_at{k}"), Linkage::Local, &phase_sig)
+                .map_err(|e| e.to_string())?;
+            let vec = match phase_vec_fn_id {
+                Some(_) => Some(
+                    jm.declare_function(
+                        &format!("kir_phase_vec_at{k}"),
+                        Linkage::Local,
+                        &phase_vec_sig,
+                    )
+                    .map_err(|e| e.to_string())?,
+                ),
+                None => None,
+            };
+            entry_ids.push((e, scalar, vec));
+        }
+    }
+    let passes: Vec<(usize, bool, bool, phase_entry::PhaseCopy)> = order
         .iter()
-        .map(|&f| (f, false, false))
-        .chain(row_fn_id.or(phase_fn_id).map(|_| (root, true, false)))
-        .chain(vec_fn_id.or(phase_vec_fn_id).map(|_| (root, true, true)))
+        .map(|&f| (f, false, false, None))
+        .chain(
+            row_fn_id
+                .or(phase_fn_id.filter(|_| entry_ids.is_empty()))
+                .map(|_| (root, true, false, None)),
+        )
+        .chain(
+            vec_fn_id
+                .or(phase_vec_fn_id.filter(|_| entry_ids.is_empty()))
+                .map(|_| (root, true, true, None)),
+        )
+        .chain(entry_ids.iter().flat_map(|&(e, scalar, vec)| {
+            std::iter::once((root, true, false, Some((e, scalar))))
+                .chain(vec.map(|id| (root, true, true, Some((e, id)))))
+        }))
         .collect();
-    for (f, row_mode, vec_mode) in passes {
+    for (f, row_mode, vec_mode, special) in passes {
+        if let (Some(_), true) = (special, vec_mode) {
+            let func = &module.functions[root];
+            phase_shapes = func
+                .entry_block()
+                .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok());
+        }
         let unrolled = vec_unrolled.as_ref().filter(|_| vec_mode && !resumable);
         let func = unrolled.map_or(&module.functions[f], |u| &u.func);
         let first_site = sites.len();
@@ -619,6 +672,9 @@ pub fn compile_function(
             if let Some(r) = t.resumable.as_mut() {
                 r.mark_var = t.b.declare_var(types::I64);
             }
+            if let Some(p) = t.phase.as_mut() {
+                p.entry = special.map(|(e, _)| e);
+            }
             match vec_mode.then(|| vec_shapes.take()).flatten() {
                 Some(analysis) => t.translate_vec(analysis)?,
                 None => match vec_mode.then(|| phase_shapes.take()).flatten() {
@@ -641,11 +697,15 @@ pub fn compile_function(
                 s.inst = u.origin.get(s.inst.index()).copied().unwrap_or(s.inst);
             }
         }
+        if special.is_some() {
+            phase_entry::drop_other_phases(&mut cctx);
+        }
         let id = match (
             row_mode,
             row_fn_id.or(phase_fn_id),
             vec_fn_id.or(phase_vec_fn_id),
         ) {
+            _ if special.is_some() => special.map_or(func_ids[&f], |(_, id)| id),
             (true, _, Some(id)) if vec_mode => id,
             (true, Some(id), _) => id,
             _ => func_ids[&f],
@@ -801,14 +861,37 @@ pub fn compile_function(
         let f: extern "C" fn(*mut rt::ItemCtx, u64) -> i32 = unsafe { std::mem::transmute(code) };
         f
     });
-    let phase = phase_fn_id.map(|id| {
+    let mut phase_at = Vec::new();
+    for &(e, scalar, vec) in &entry_ids {
+        let Some(resume) = phase_entry::resume_of(e, &sites, root) else {
+            continue;
+        };
+        let code = jm.get_finalized_function(scalar);
+        // SAFETY: `code` is a phase loop compiled with the signature `(i64, i64, i32) -> i32`.
+        let scalar: extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32 =
+            unsafe { std::mem::transmute(code) };
+        let vec = vec.map(|id| {
+            let code = jm.get_finalized_function(id);
+            // SAFETY: `code` is a vectorised phase loop compiled with the signature
+            // `(i64, i64, i32, i64, i32) -> i32`.
+            let f: PhaseVecFn = unsafe { std::mem::transmute(code) };
+            f
+        });
+        phase_at.push(PhaseAt {
+            resume,
+            scalar,
+            vec,
+        });
+    }
+    let phase = phase_fn_id.filter(|_| entry_ids.is_empty()).map(|id| {
         let code = jm.get_finalized_function(id);
         // SAFETY: `code` is the phase loop compiled with the signature `(i64, i64, i32) -> i32`.
         let phase: extern "C" fn(*mut rt::ItemCtx, u64, u32) -> i32 =
             unsafe { std::mem::transmute(code) };
         phase
     });
-    let phase_vec = phase_vec_fn_id.map(|id| {
+    let phase = phase.or(phase_at.first().map(|p| p.scalar));
+    let phase_vec = phase_vec_fn_id.filter(|_| entry_ids.is_empty()).map(|id| {
         let code = jm.get_finalized_function(id);
         // SAFETY: `code` is the vectorised phase loop compiled with the signature
         // `(i64, i64, i32, i64, i32) -> i32`.
@@ -816,6 +899,7 @@ pub fn compile_function(
         f
     });
     Ok(Compiled {
+        phase_at,
         phase_vec,
         row_vec,
         vec_width: vector::WIDTH as u64,
@@ -1223,11 +1307,7 @@ impl Translator<'_, '_> {
                 None => params[1],
             };
             let bad = self.b.create_block();
-            let mut sw = cranelift_frontend::Switch::new();
-            for (site, block) in resumes {
-                sw.set_entry(u128::from(site) + 1, block);
-            }
-            sw.emit(self.b, resume, bad);
+            self.phase_dispatch(resume, &resumes, bad);
             self.b.switch_to_block(bad);
             let one = self.b.ins().iconst(types::I32, 1);
             self.b.ins().jump(fail, &bargs(&[one]));

@@ -11,7 +11,7 @@
 
 use super::rt::{slot, ItemCtx};
 use super::vec_phase::{fill_idle, run_phase_items, run_scalar_items};
-use super::{phase::PhaseFn, RunCtx};
+use super::{phase::PhaseFns, RunCtx};
 
 /// The ids of a row that change along it.
 const IDS: [usize; 4] = [
@@ -33,7 +33,7 @@ pub(super) fn run_phase_row(
     c: &mut ItemCtx,
     n: u64,
     resume: u32,
-    phase: PhaseFn,
+    phase: PhaseFns,
     lazy: &mut u64,
 ) -> i32 {
     let words = run.compiled.phase_spill_words;
@@ -73,7 +73,7 @@ pub(super) fn run_phase_row(
     // A piece of one vector iteration or less: an iteration whose work-items leave idle at
     // different lanes would be abandoned to the scalar loop anyway.
     let (status, idle) = if split <= w {
-        run_scalar_items(c, split, resume, phase)
+        run_scalar_items(c, split, resume, phase.scalar)
     } else {
         run_phase_items(run, c, split, resume, phase)
     };

@@ -8,12 +8,38 @@
 //! driver (`Worker::drive_split`) reports it. Errors are reported as soon as a work-item
 //! stops with one.
 
+use super::compile::PhaseVecFn;
 use super::rt::{slot, ItemCtx};
 use super::{lost_error, GroupOut, RunCtx, Worker};
 use crate::ExecError;
 
 /// A phase loop: `(ctx, n, resume) -> status` (see `compile::phase`).
 pub(super) type PhaseFn = extern "C" fn(*mut ItemCtx, u64, u32) -> i32;
+
+/// The phase loops that run one phase: scalar and (when the kernel has one) vectorised.
+#[derive(Clone, Copy)]
+pub(super) struct PhaseFns {
+    pub scalar: PhaseFn,
+    pub vec: Option<PhaseVecFn>,
+}
+
+impl PhaseFns {
+    /// The loops for the phase from `resume`: the copies specialised to it when compiled
+    /// (`compile::phase_entry`), otherwise the generic ones.
+    fn at(run: &RunCtx<'_>, resume: u32, phase: PhaseFn) -> PhaseFns {
+        let compiled = run.compiled;
+        match compiled.phase_at.iter().find(|p| p.resume == resume) {
+            Some(p) => PhaseFns {
+                scalar: p.scalar,
+                vec: p.vec,
+            },
+            None => PhaseFns {
+                scalar: phase,
+                vec: compiled.phase_vec,
+            },
+        }
+    }
+}
 
 impl Worker {
     /// Runs a group of `local_size` work-items (ids of the group already in `wi`) phase by
@@ -63,6 +89,7 @@ impl Worker {
         self.idle_rows.resize(rows, super::idle_rows::NONE_LAZY);
         let mut resume = 0u32;
         loop {
+            let fns = PhaseFns::at(run, resume, phase);
             let mut row = 0usize;
             // Stop of work-item 0 (0: returned, s + 1: barrier site s) and the first other.
             let mut first = None;
@@ -84,7 +111,7 @@ impl Worker {
                         c,
                         local_size[0],
                         resume,
-                        phase,
+                        fns,
                         &mut self.idle_rows[row],
                     );
                     row += 1;

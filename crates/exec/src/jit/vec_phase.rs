@@ -6,7 +6,7 @@
 //! (`idle_rows` makes them so, lazily).
 
 use super::compile::{PhaseVecFn, PHASE_BAIL, PHASE_IDLE};
-use super::phase::PhaseFn;
+use super::phase::{PhaseFn, PhaseFns};
 use super::rt::{slot, ItemCtx};
 use super::RunCtx;
 
@@ -30,17 +30,16 @@ pub(super) fn run_phase_items(
     c: &mut ItemCtx,
     n: u64,
     resume: u32,
-    phase: PhaseFn,
+    phase: PhaseFns,
 ) -> (i32, Option<u64>) {
     let w = run.compiled.vec_width;
-    let Some(vec) = run
-        .compiled
-        .phase_vec
+    let Some(vec) = phase
+        .vec
         .filter(|_| super::idle_rows::is_multiple(n, w) && n > 0)
     else {
-        return run_scalar_items(c, n, resume, phase);
+        return run_scalar_items(c, n, resume, phase.scalar);
     };
-    run_vec(c, n, resume, w, vec, phase)
+    run_vec(c, n, resume, w, vec, phase.scalar)
 }
 
 /// `run_phase_items` on the scalar phase loop only.

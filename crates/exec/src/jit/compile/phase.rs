@@ -35,6 +35,8 @@ pub(super) struct PhaseLoop {
     pub idle: super::vector::idle::IdleGuards,
     /// Set by an iteration that left the rest of the row idle (when there are idle guards).
     pub skip: Option<cranelift_frontend::Variable>,
+    /// The resume point a specialised copy enters (see `phase_entry`; `None`: every one).
+    pub entry: Option<super::phase_entry::PhaseEntry>,
 }
 
 impl PhaseLoop {
@@ -47,6 +49,7 @@ impl PhaseLoop {
             vec: None,
             idle: Default::default(),
             skip: None,
+            entry: None,
         }
     }
 }
@@ -90,12 +93,14 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(body);
         self.clear_idle_flag();
         let cb = self.blocks[&entry];
-        self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
+        self.phase_enter(resume, dispatch, cb, &args);
         // latch(stop): work-item 0's stop is the row's; the first other stop is recorded.
         let latch = self.phase_latch(ctx, i, first, 1, head);
         self.row = Some(RowLoop { i, base, latch });
         let placeholder = self.phase.take();
-        let (idle, skip) = placeholder.map(|p| (p.idle, p.skip)).unwrap_or_default();
+        let (idle, skip, entry) = placeholder
+            .map(|p| (p.idle, p.skip, p.entry))
+            .unwrap_or_default();
         self.phase = Some(PhaseLoop {
             resume,
             spill,
@@ -104,6 +109,7 @@ impl Translator<'_, '_> {
             vec: None,
             idle,
             skip,
+            entry,
         });
         Ok(())
     }
@@ -212,12 +218,7 @@ impl Translator<'_, '_> {
     /// in its part of the spill area and continues with the next work-item; the resume block
     /// reloads them.
     pub(super) fn phase_barrier(&mut self, inst: kir::Inst) -> Result<(), Unsupported> {
-        self.sites.push(Site {
-            func: self.func_index,
-            inst,
-            kind: SiteKind::Barrier,
-        });
-        let site = (self.sites.len() - 1) as u32;
+        let site = self.phase_barrier_site(inst)?;
         let r = self.resumable.as_ref().ok_or("not resumable")?;
         let live = r.live.get(&inst).cloned().unwrap_or_default();
         let mut kept: Vec<(cranelift_frontend::Variable, ClType)> = Vec::new();

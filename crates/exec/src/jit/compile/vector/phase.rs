@@ -443,11 +443,7 @@ impl Translator<'_, '_> {
             .unwrap_or_default();
         let resume = self.phase.as_ref().map(|p| p.resume).ok_or("no phase")?;
         let bad = self.b.create_block();
-        let mut sw = cranelift_frontend::Switch::new();
-        for (site, block) in resumes {
-            sw.set_entry(u128::from(site) + 1, block);
-        }
-        sw.emit(self.b, resume, bad);
+        self.phase_dispatch(resume, &resumes, bad);
         self.b.switch_to_block(bad);
         let one = self.b.ins().iconst(types::I32, 1);
         self.b.ins().jump(fail, &bargs(&[one]));
@@ -511,7 +507,7 @@ impl Translator<'_, '_> {
         self.b.switch_to_block(body);
         self.clear_idle_flag();
         let cb = self.blocks[&entry];
-        self.b.ins().brif(resume, dispatch, &[], cb, &bargs(&args));
+        self.phase_enter(resume, dispatch, cb, &args);
         // latch(stop): as the scalar phase loop's, per iteration.
         let latch = self.phase_latch(ctx, i, first, WIDTH as i64, head);
         // `return` (the vectorised translation jumps to the row latch without a stop).
