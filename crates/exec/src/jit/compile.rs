@@ -529,12 +529,33 @@ pub fn compile_function(
         &[types::I64, types::I64, types::I32, types::I64, types::I32],
         &[types::I32],
     );
+    // The vectorised phase loop translates a copy with strided induction variables made
+    // affine, when that copy is vectorisable (`vector::uniform_step`).
+    let mut phase_copy = None;
     let mut phase_shapes = match phase_fn_id {
         Some(_) if !std::env::var("OXCL_VEC").is_ok_and(|v| v == "0") => {
-            let func = &module.functions[root];
-            func.entry_block()
-                .filter(|_| vector::phase::phase_callees_allowed(module, &order))
-                .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok())
+            let analyse = |func: &kir::Function| {
+                func.entry_block()
+                    .filter(|_| vector::phase::phase_callees_allowed(module, &order))
+                    .and_then(|entry| {
+                        let a = vector::phase::analyse_phase(func, &rpo(func, entry));
+                        if let (Err(e), true) = (&a, std::env::var_os("OXCL_JIT_DUMP").is_some()) {
+                            eprintln!("== no vectorised phase loop: {e}");
+                        }
+                        a.ok()
+                    })
+            };
+            phase_copy = vector::uniform_step::specialise(&module.functions[root]);
+            if let (Some(c), true) = (&phase_copy, std::env::var_os("OXCL_JIT_DUMP").is_some()) {
+                eprintln!("== kir copy for the vectorised phase loop\n{c}");
+            }
+            match phase_copy.as_ref().and_then(analyse) {
+                Some(a) => Some(a),
+                None => {
+                    phase_copy = None;
+                    analyse(&module.functions[root])
+                }
+            }
         }
         _ => None,
     };
@@ -553,7 +574,10 @@ pub fn compile_function(
         .chain(vec_fn_id.or(phase_vec_fn_id).map(|_| (root, true, true)))
         .collect();
     for (f, row_mode, vec_mode) in passes {
-        let func = &module.functions[f];
+        let func = match &phase_copy {
+            Some(copy) if row_mode && resumable && vec_mode => copy,
+            _ => &module.functions[f],
+        };
         cctx.func.signature = if row_mode && resumable && vec_mode {
             phase_vec_sig.clone()
         } else if row_mode && resumable {

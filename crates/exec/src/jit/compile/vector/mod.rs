@@ -40,6 +40,7 @@ use super::{bargs, lanes_of, rpo, wi_source, ClValue, Translator, Unsupported, W
 mod dead_params;
 pub(super) mod idle;
 mod invariant;
+mod lane_exit;
 pub(super) mod loop_proof;
 mod masked;
 mod math;
@@ -49,8 +50,10 @@ mod phase_remat;
 mod range_proof;
 mod row_prefix;
 mod row_proof;
+mod scalar_phases;
 mod shared_base;
 mod simd_int;
+pub(super) mod uniform_step;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).
 pub(super) const WIDTH: usize = 4;
