@@ -4,6 +4,9 @@
 //! no effect of the phase precedes it (nor follows it in the loop, since the loop comes back
 //! to it).
 //!
+//! The condition must compare a row-affine value with a uniform one (the work-items then
+//! disagree only in the iteration where the bound falls).
+//!
 //! The vectorised loop takes such a branch when the work-items of the iteration agree and
 //! abandons the iteration (`PHASE_BAIL`) when they do not, as at a two-way branch outside
 //! loops: nothing the iteration did is visible yet, so the scalar phase loop runs it again
@@ -15,7 +18,7 @@
 
 use std::collections::HashSet;
 
-use kir::{Function, Value, ValueDef};
+use kir::{Function, InstData, Value, ValueDef};
 
 use super::Shape;
 
@@ -57,6 +60,24 @@ pub(super) fn exit_roots(
     succs: &dyn Fn(kir::Block) -> Vec<kir::Block>,
     has_barrier: &dyn Fn(kir::Block) -> bool,
 ) -> Result<Vec<kir::Block>, String> {
+    // Work-items disagree only where a row-affine value crosses a uniform bound (once per
+    // work-item's range, not at every turn of a loop whose trip count differs per work-item).
+    let crossing = func.terminator(kb).is_some_and(|t| match func.dfg.inst(t) {
+        InstData::Brif { cond, .. } => match func.dfg.value_def(*cond) {
+            ValueDef::Result(c) => match func.dfg.inst(c) {
+                InstData::Cmp { a, b, .. } => matches!(
+                    (shapes[a.index()], shapes[b.index()]),
+                    (Shape::Affine(_), Shape::Uniform) | (Shape::Uniform, Shape::Affine(_))
+                ),
+                _ => false,
+            },
+            ValueDef::Param(..) => false,
+        },
+        _ => false,
+    });
+    if !crossing {
+        return Err("a loop's branch depends on the work-item".into());
+    }
     let cycle = cycle_of(kb, succs, has_barrier);
     let defined_in = |v: Value| match func.dfg.value_def(v) {
         ValueDef::Param(b, _) => cycle.contains(&b),
