@@ -79,9 +79,13 @@ pub(super) fn exit_roots(
         return Err("a loop's branch depends on the work-item".into());
     }
     let cycle = cycle_of(kb, succs, has_barrier);
+    let cycle_insts: HashSet<kir::Inst> = cycle
+        .iter()
+        .flat_map(|&b| func.layout.insts(b).iter().copied())
+        .collect();
     let defined_in = |v: Value| match func.dfg.value_def(v) {
         ValueDef::Param(b, _) => cycle.contains(&b),
-        ValueDef::Result(inst) => cycle.iter().any(|&b| func.layout.insts(b).contains(&inst)),
+        ValueDef::Result(inst) => cycle_insts.contains(&inst),
     };
     let mut roots = Vec::new();
     for &b in &func.layout.blocks {

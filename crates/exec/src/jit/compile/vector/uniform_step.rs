@@ -117,21 +117,22 @@ fn invariant(
             .all(|&x| invariant(func, blocks, body, x, depth + 1))
 }
 
-/// Whether `v`'s computation reads `target`.
-fn depends_on(func: &Function, v: Value, target: Value, depth: u32) -> bool {
-    if v == target {
-        return true;
+/// Whether `v`'s computation reads `target` (within 256 values of it).
+fn depends_on(func: &Function, v: Value, target: Value) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        if x == target {
+            return true;
+        }
+        if seen.len() > 256 || !seen.insert(x) {
+            continue;
+        }
+        if let ValueDef::Result(i) = func.dfg.value_def(x) {
+            stack.extend(func.dfg.inst(i).operands());
+        }
     }
-    let ValueDef::Result(i) = func.dfg.value_def(v) else {
-        return false;
-    };
-    depth < 12
-        && func
-            .dfg
-            .inst(i)
-            .operands()
-            .iter()
-            .any(|&x| depends_on(func, x, target, depth + 1))
+    false
 }
 
 /// The counted loops of `func` with integer induction variables to rewrite.
@@ -140,6 +141,13 @@ fn counted_loops(func: &Function) -> Vec<CountedLoop> {
     let all = edges(func);
     let mut out = Vec::new();
     for &h in &func.layout.blocks {
+        // Cheap tests first: a header holds only the counter's test.
+        let header_test = matches!(func.layout.insts(h), [c, b]
+            if matches!(func.dfg.inst(*c), InstData::Cmp { .. })
+                && matches!(func.dfg.inst(*b), InstData::Brif { .. }));
+        if !header_test {
+            continue;
+        }
         let preds: Vec<_> = all.iter().filter(|e| e.1 == h).collect();
         if preds.len() != 2 || preds[0].0 == preds[1].0 {
             continue;
@@ -299,7 +307,7 @@ pub(in crate::jit::compile) fn step_params(func: &Function) -> Vec<usize> {
                 let strided = loops.iter().any(|l| {
                     l.vars
                         .iter()
-                        .any(|&(_, a0, d)| depends_on(func, a0, r, 0) && depends_on(func, d, y, 0))
+                        .any(|&(_, a0, d)| depends_on(func, a0, r) && depends_on(func, d, y))
                 });
                 if affine
                     && strided
