@@ -239,13 +239,13 @@ fn counted_loops(func: &Function) -> Vec<CountedLoop> {
             continue;
         }
         let mut vars = Vec::new();
-        for k in 0..params.len() {
-            if k == ci || int_bits(func.dfg.value_type(params[k])).is_none() {
+        for (k, &p) in params.iter().enumerate() {
+            if k == ci || int_bits(func.dfg.value_type(p)).is_none() {
                 continue;
             }
             if let Some((_, d)) = increment(k) {
                 if invariant(func, &blocks, &body, d, 0) {
-                    vars.push((params[k], entry.2[k], d));
+                    vars.push((p, entry.2[k], d));
                 }
             }
         }
