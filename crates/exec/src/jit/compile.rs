@@ -554,12 +554,33 @@ pub fn compile_function(
         &[types::I64, types::I64, types::I32, types::I64, types::I32],
         &[types::I32],
     );
+    // The vectorised phase loop translates a copy with strided induction variables made
+    // affine, when that copy is vectorisable (`vector::uniform_step`).
+    let mut phase_copy = None;
     let mut phase_shapes = match phase_fn_id {
         Some(_) if !std::env::var("OXCL_VEC").is_ok_and(|v| v == "0") => {
-            let func = &module.functions[root];
-            func.entry_block()
-                .filter(|_| vector::phase::phase_callees_allowed(module, &order))
-                .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok())
+            let analyse = |func: &kir::Function| {
+                func.entry_block()
+                    .filter(|_| vector::phase::phase_callees_allowed(module, &order))
+                    .and_then(|entry| {
+                        let a = vector::phase::analyse_phase(func, &rpo(func, entry));
+                        if let (Err(e), true) = (&a, std::env::var_os("OXCL_JIT_DUMP").is_some()) {
+                            eprintln!("== no vectorised phase loop: {e}");
+                        }
+                        a.ok()
+                    })
+            };
+            phase_copy = vector::uniform_step::specialise(&module.functions[root]);
+            if let (Some(c), true) = (&phase_copy, std::env::var_os("OXCL_JIT_DUMP").is_some()) {
+                eprintln!("== kir copy for the vectorised phase loop\n{c}");
+            }
+            match phase_copy.as_ref().and_then(analyse) {
+                Some(a) => Some(a),
+                None => {
+                    phase_copy = None;
+                    analyse(&module.functions[root])
+                }
+            }
         }
         _ => None,
     };
@@ -614,13 +635,16 @@ pub fn compile_function(
         .collect();
     for (f, row_mode, vec_mode, special) in passes {
         if let (Some(_), true) = (special, vec_mode) {
-            let func = &module.functions[root];
+            let func = phase_copy.as_ref().unwrap_or(&module.functions[root]);
             phase_shapes = func
                 .entry_block()
                 .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok());
         }
         let unrolled = vec_unrolled.as_ref().filter(|_| vec_mode && !resumable);
-        let func = unrolled.map_or(&module.functions[f], |u| &u.func);
+        let func = match &phase_copy {
+            Some(copy) if row_mode && resumable && vec_mode => copy,
+            _ => unrolled.map_or(&module.functions[f], |u| &u.func),
+        };
         let first_site = sites.len();
         cctx.func.signature = if row_mode && resumable && vec_mode {
             phase_vec_sig.clone()
@@ -674,6 +698,12 @@ pub fn compile_function(
             }
             if let Some(p) = t.phase.as_mut() {
                 p.entry = special.map(|(e, _)| e);
+                p.scalar_twin = special.filter(|_| vec_mode).and_then(|(e, _)| {
+                    entry_ids
+                        .iter()
+                        .find(|&&(entry, _, _)| entry == e)
+                        .map(|&(_, scalar, _)| scalar)
+                });
             }
             match vec_mode.then(|| vec_shapes.take()).flatten() {
                 Some(analysis) => t.translate_vec(analysis)?,

@@ -37,6 +37,9 @@ pub(super) struct PhaseLoop {
     pub skip: Option<cranelift_frontend::Variable>,
     /// The resume point a specialised copy enters (see `phase_entry`; `None`: every one).
     pub entry: Option<super::phase_entry::PhaseEntry>,
+    /// In a specialised vectorised copy: the scalar copy of the same resume point, which
+    /// `vector::scalar_phases` hands rows to (the generic `kir_phase` is not compiled then).
+    pub scalar_twin: Option<cranelift_module::FuncId>,
 }
 
 impl PhaseLoop {
@@ -50,6 +53,7 @@ impl PhaseLoop {
             idle: Default::default(),
             skip: None,
             entry: None,
+            scalar_twin: None,
         }
     }
 }
@@ -98,8 +102,8 @@ impl Translator<'_, '_> {
         let latch = self.phase_latch(ctx, i, first, 1, head);
         self.row = Some(RowLoop { i, base, latch });
         let placeholder = self.phase.take();
-        let (idle, skip, entry) = placeholder
-            .map(|p| (p.idle, p.skip, p.entry))
+        let (idle, skip, entry, scalar_twin) = placeholder
+            .map(|p| (p.idle, p.skip, p.entry, p.scalar_twin))
             .unwrap_or_default();
         self.phase = Some(PhaseLoop {
             resume,
@@ -110,6 +114,7 @@ impl Translator<'_, '_> {
             idle,
             skip,
             entry,
+            scalar_twin,
         });
         Ok(())
     }

@@ -44,6 +44,7 @@ pub(super) mod counted_unroll;
 mod dead_params;
 pub(super) mod idle;
 mod invariant;
+mod lane_exit;
 pub(super) mod loop_proof;
 mod masked;
 mod math;
@@ -54,9 +55,11 @@ mod pure_loads;
 mod range_proof;
 mod row_prefix;
 mod row_proof;
+mod scalar_phases;
 mod shared_base;
 mod simd_int;
 mod uniform_proof;
+pub(super) mod uniform_step;
 mod unroll;
 
 /// Work-items per iteration (varying `f32` values are one `f32x4`).

@@ -84,7 +84,10 @@ pub(in crate::jit::compile) fn phase_callees_allowed(
 
 /// Per block: whether an instruction with an effect may have run before the block in the
 /// same phase of the iteration (a barrier starts a phase).
-fn phase_effects_before(func: &Function, order: &[kir::Block]) -> HashMap<kir::Block, bool> {
+pub(super) fn phase_effects_before(
+    func: &Function,
+    order: &[kir::Block],
+) -> HashMap<kir::Block, bool> {
     let mut before: HashMap<kir::Block, bool> = order.iter().map(|&b| (b, false)).collect();
     loop {
         let mut changed = false;
@@ -247,12 +250,21 @@ pub(in crate::jit::compile) fn analyse_phase(
                     continue;
                 }
                 let two_way = matches!(data, InstData::Brif { .. });
-                if !two_way || effect || cyclic.contains(&kb) {
+                if !two_way || (effect && !super::scalar_phases::enabled()) {
                     return Err("a branch depends on the work-item".into());
                 }
                 // Where the work-items may have gone different ways (in an iteration the
-                // scalar loop ran), up to the next barrier.
-                let mut stack: Vec<kir::Block> = succs(func, kb);
+                // scalar loop ran), up to the next barrier (after a loop: `lane_exit`).
+                let mut stack: Vec<kir::Block> = match cyclic.contains(&kb) {
+                    true => super::lane_exit::exit_roots(
+                        func,
+                        kb,
+                        &shapes,
+                        &|b| succs(func, b),
+                        &|b| has_barrier(func, b),
+                    )?,
+                    false => succs(func, kb),
+                };
                 while let Some(x) = stack.pop() {
                     if region.insert(x) && !has_barrier(func, x) {
                         stack.extend(succs(func, x));
@@ -485,6 +497,8 @@ impl Translator<'_, '_> {
         let (ctx, n, resume, from, stop0) = (sp[0], sp[1], sp[2], sp[3], sp[4]);
         self.ctx = ctx;
         let (args, base) = self.row_start(ctx)?;
+        self.delegate_scalar_phases((ctx, n, resume), (from, stop0))?;
+        self.step_guard(&args, from, stop0)?;
         let fl = MemFlagsData::trusted();
         let spill = self.b.ins().load(types::I64, fl, ctx, rt::OFF_SPILL);
         self.read_root_entries(&args)?;
