@@ -10,17 +10,6 @@ mod jit_harness;
 
 use jit_harness::*;
 
-/// Pseudo-random floats in [-1, 1) (exact in `f32`).
-fn floats(count: usize, seed: u32) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..count)
-        .map(|_| {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            ((x >> 8) % 2048) as f32 / 1024.0 - 1.0
-        })
-        .collect()
-}
-
 const TS: usize = 16;
 
 /// The bench's kernel (`oxcl bench`'s sgemm_tiled): no padding, `n` a multiple of 16.
@@ -64,24 +53,6 @@ __kernel void padded(int n, __global const float *A, __global const float *B,
         C[row * n + col] = acc;
 }";
 
-/// `C = A × B` as the tiled kernels sum: k ascending over whole tiles, zeros past `n`.
-fn tiled_reference(n: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
-    let padded = n.div_ceil(TS) * TS;
-    let at = |r: usize, k: usize| if k < n { a[r * n + k] } else { 0.0 };
-    let bt = |k: usize, c: usize| if k < n { b[k * n + c] } else { 0.0 };
-    let mut out = vec![0.0f32; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            let mut acc = 0.0f32;
-            for k in 0..padded {
-                acc += at(r, k) * bt(k, c);
-            }
-            out[r * n + c] = acc;
-        }
-    }
-    out
-}
-
 fn product_args(n: i32, a: &[f32], b: &[f32], c_len: usize) -> Vec<Arg> {
     vec![
         i32v(n),
@@ -103,7 +74,7 @@ fn bench_kernel_matches_the_reference() {
             &[TS, TS],
         );
         r.expect("runs");
-        assert_eq!(to_f32s(&bufs[2]), tiled_reference(n, &a, &b), "n = {n}");
+        assert_eq!(to_f32s(&bufs[2]), tiled_reference(n, TS, &a, &b), "n = {n}");
     }
 }
 
@@ -120,7 +91,7 @@ fn padded_tiles_of_sizes_not_multiple_of_the_tile() {
             &[TS, TS],
         );
         r.expect("runs");
-        assert_eq!(to_f32s(&bufs[2]), tiled_reference(n, &a, &b), "n = {n}");
+        assert_eq!(to_f32s(&bufs[2]), tiled_reference(n, TS, &a, &b), "n = {n}");
     }
 }
 

@@ -584,6 +584,8 @@ pub fn compile_function(
         }
         _ => None,
     };
+    // Each specialised vectorised copy (`phase_entry`) translates from its own clone.
+    let phase_analysis = phase_shapes.clone();
     let phase_vec_fn_id = match phase_shapes {
         Some(_) => Some(
             jm.declare_function("kir_phase_vec", Linkage::Local, &phase_vec_sig)
@@ -635,10 +637,7 @@ pub fn compile_function(
         .collect();
     for (f, row_mode, vec_mode, special) in passes {
         if let (Some(_), true) = (special, vec_mode) {
-            let func = phase_copy.as_ref().unwrap_or(&module.functions[root]);
-            phase_shapes = func
-                .entry_block()
-                .and_then(|entry| vector::phase::analyse_phase(func, &rpo(func, entry)).ok());
+            phase_shapes = phase_analysis.clone();
         }
         let unrolled = vec_unrolled.as_ref().filter(|_| vec_mode && !resumable);
         let func = match &phase_copy {

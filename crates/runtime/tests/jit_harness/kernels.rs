@@ -66,6 +66,25 @@ pub fn conv5_reference(n: usize, filt: &[f32], input: &[f32]) -> Vec<f32> {
     out
 }
 
+/// `C = A × B` for `n`×`n` matrices as tiled kernels with `ts`×`ts` tiles sum: k ascending
+/// over whole tiles, zeros past `n`.
+pub fn tiled_reference(n: usize, ts: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
+    let padded = n.div_ceil(ts) * ts;
+    let at = |r: usize, k: usize| if k < n { a[r * n + k] } else { 0.0 };
+    let bt = |k: usize, c: usize| if k < n { b[k * n + c] } else { 0.0 };
+    let mut out = vec![0.0f32; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            let mut acc = 0.0f32;
+            for k in 0..padded {
+                acc += at(r, k) * bt(k, c);
+            }
+            out[r * n + c] = acc;
+        }
+    }
+    out
+}
+
 /// Pseudo-random floats in [-1, 1) (exact in `f32`).
 pub fn floats(count: usize, seed: u32) -> Vec<f32> {
     let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);

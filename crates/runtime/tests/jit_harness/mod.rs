@@ -9,7 +9,7 @@
 
 pub mod kernels;
 #[allow(unused_imports)]
-pub use kernels::{conv5_reference, floats, stencil_reference, CONV5, STENCIL};
+pub use kernels::{conv5_reference, floats, stencil_reference, tiled_reference, CONV5, STENCIL};
 
 pub use runtime::{
     Buffer, Context, EngineKind, Kernel, MemFlags, NdRange, Platform, Program, Queue,

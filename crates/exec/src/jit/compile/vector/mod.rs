@@ -297,6 +297,7 @@ fn join(a: Shape, b: Shape) -> Shape {
 }
 
 /// What the translation needs to know about a vectorisable kernel function.
+#[derive(Clone)]
 pub(super) struct Analysis {
     shapes: Vec<Shape>,
     /// Per block: whether an effect may have run before it in the iteration.
